@@ -1,0 +1,485 @@
+//===- Layout.cpp - nested tile layouts -----------------------------------===//
+#include "ir/Layout.h"
+
+#include <algorithm>
+#include <atomic>
+#include <set>
+
+namespace ntc {
+
+std::vector<Expr> Level::shape() const {
+  std::vector<Expr> s;
+  for (const Dim &d : dims)
+    s.push_back(d.extent);
+  return s;
+}
+
+std::string shapeString(const std::vector<Expr> &shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + shape[i].str();
+  if (shape.size() == 1)
+    s += ",";
+  return s + ")";
+}
+
+namespace {
+
+/// True when the extent can be shown to differ from 1.
+bool provablyNotOne(const Expr &e) {
+  Interval r = e.range();
+  return (r.lo && *r.lo >= 2) || (r.hi && *r.hi <= 0);
+}
+
+std::string dimList(const std::vector<int64_t> &dims) {
+  std::string s = "{";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "}";
+}
+
+} // namespace
+
+Expr Layout::newIndex(const Expr &extent) {
+  static std::atomic<int64_t> counter{0};
+  Interval range{0, std::nullopt};
+  if (auto hi = extent.range().hi)
+    range.hi = *hi - 1;
+  return Expr::symbol("%" + std::to_string(counter++), range);
+}
+
+Layout Layout::source(const std::string &name, const std::vector<Expr> &shape) {
+  Layout l;
+  l.sourceName_ = name;
+  l.sourceShape_ = shape;
+  Level level;
+  for (const Expr &extent : shape) {
+    Dim d{newIndex(extent), extent, ""};
+    level.dims.push_back(d);
+    l.coords_.push_back(d.index);
+  }
+  l.addBounds(level.dims);
+  l.levels_.push_back(level);
+  return l;
+}
+
+void Layout::replaceIndices(const std::map<std::string, Expr> &subst) {
+  for (Expr &c : coords_)
+    c = c.substitute(subst);
+  for (IndexBound &b : bounds_)
+    b.value = b.value.substitute(subst);
+}
+
+void Layout::addBounds(const std::vector<Dim> &dims) {
+  for (const Dim &d : dims)
+    bounds_.push_back({d.index, d.extent});
+}
+
+int64_t Layout::normalizeDim(int64_t d, size_t rank, const char *op) const {
+  int64_t r = static_cast<int64_t>(rank);
+  int64_t n = d < 0 ? d + r : d;
+  if (n < 0 || n >= r)
+    throw LayoutError(std::string(op) + ": dimension " + std::to_string(d) +
+                      " is out of range for a level of rank " + std::to_string(rank) +
+                      " (expected " + std::to_string(-r) + " to " + std::to_string(r - 1) + ")");
+  return n;
+}
+
+Expr Layout::shape(int64_t d) const { return levels_[focus_].dims[normalizeDim(d, ndim(), "shape")].extent; }
+
+Layout Layout::dtype() const {
+  if (focus_ + 1 >= levels_.size())
+    throw LayoutError("dtype(): level " + std::to_string(focus_) +
+                      " is the innermost level; it has no inner level (tile the tensor first)");
+  Layout l = *this;
+  l.focus_ = focus_ + 1;
+  return l;
+}
+
+Layout Layout::withInner(const Layout &inner) const {
+  bool derived = inner.sourceName_ == sourceName_ && inner.focus_ == focus_ + 1 &&
+                 inner.levels_.size() > focus_;
+  for (size_t i = 0; derived && i <= focus_; ++i) {
+    const auto &a = levels_[i].dims, &b = inner.levels_[i].dims;
+    derived = a.size() == b.size();
+    for (size_t j = 0; derived && j < a.size(); ++j)
+      derived = a[j].index == b[j].index && a[j].extent == b[j].extent;
+  }
+  if (!derived)
+    throw LayoutError("the tensor assigned to dtype() must be derived from this tensor's dtype()");
+  Layout l = inner;
+  l.focus_ = focus_;
+  return l;
+}
+
+Layout Layout::tile(const std::vector<Expr> &tileShape, const std::vector<Expr> &strides,
+                    const std::vector<Expr> &dilation, bool floorMode) const {
+  const Level &level = levels_[focus_];
+  size_t rank = level.dims.size();
+  auto checkCount = [&](const std::vector<Expr> &v, const char *what) {
+    if (!v.empty() && v.size() != rank)
+      throw LayoutError(std::string("tile: ") + what + " has " + std::to_string(v.size()) +
+                        " entries but the tensor has rank " + std::to_string(rank));
+  };
+  if (tileShape.size() != rank)
+    throw LayoutError("tile: tile shape has " + std::to_string(tileShape.size()) +
+                      " entries but the tensor has rank " + std::to_string(rank));
+  checkCount(strides, "strides");
+  checkCount(dilation, "dilation");
+
+  Layout l = *this;
+  Level outer, inner;
+  std::map<std::string, Expr> subst;
+  for (size_t d = 0; d < rank; ++d) {
+    const Dim &dim = level.dims[d];
+    Expr t = tileShape[d];
+    if (t.isConst() && t.constValue() == -1)
+      t = dim.extent;
+    else if (t.isConst() && t.constValue() <= 0)
+      throw LayoutError("tile: tile size " + t.str() + " of dimension " + std::to_string(d) +
+                        " must be positive (or -1 for the whole extent)");
+    Expr s = strides.empty() ? t : strides[d];
+    if (s.isConst() && s.constValue() == -1)
+      s = t;
+    if (s.isConst() && s.constValue() <= 0)
+      throw LayoutError("tile: stride " + s.str() + " of dimension " + std::to_string(d) +
+                        " must be positive (or -1 for the tile size)");
+    Expr dil = dilation.empty() ? Expr(1) : dilation[d];
+    if (dil.isConst() && dil.constValue() <= 0)
+      throw LayoutError("tile: dilation " + dil.str() + " of dimension " + std::to_string(d) +
+                        " must be positive");
+    Expr span = dim.extent - dil * (t - 1) - 1;
+    Expr count = (floorMode ? floorDiv(span, s) : ceilDiv(span, s)) + 1;
+    Dim o{newIndex(count), count, dim.axis};
+    Dim i{newIndex(t), t, dim.axis};
+    subst[dim.index.symbolName()] = o.index * s + i.index * dil;
+    outer.dims.push_back(o);
+    inner.dims.push_back(i);
+  }
+  l.replaceIndices(subst);
+  l.addBounds(outer.dims);
+  l.addBounds(inner.dims);
+  l.levels_[focus_] = outer;
+  l.levels_.insert(l.levels_.begin() + focus_ + 1, inner);
+  return l;
+}
+
+Layout Layout::expand(const std::vector<Expr> &shape) const {
+  const Level &level = levels_[focus_];
+  if (shape.size() != level.dims.size())
+    throw LayoutError("expand: shape has " + std::to_string(shape.size()) +
+                      " entries but the tensor has rank " + std::to_string(level.dims.size()));
+  Layout l = *this;
+  std::map<std::string, Expr> subst;
+  Level result;
+  std::vector<Dim> fresh;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const Dim &dim = level.dims[d];
+    if (shape[d].isConst() && shape[d].constValue() == -1) {
+      result.dims.push_back(dim);
+      continue;
+    }
+    if (provablyNotOne(dim.extent) && shape[d] != dim.extent)
+      throw LayoutError("expand: cannot expand dimension " + std::to_string(d) + " from " +
+                        dim.extent.str() + " to " + shape[d].str() +
+                        "; only size-1 dimensions can be expanded (use -1 to keep a dimension)");
+    Dim e{newIndex(shape[d]), shape[d], dim.axis};
+    subst[dim.index.symbolName()] = Expr(0);
+    result.dims.push_back(e);
+    fresh.push_back(e);
+  }
+  l.replaceIndices(subst);
+  l.addBounds(fresh);
+  l.levels_[focus_] = result;
+  return l;
+}
+
+Layout Layout::squeeze(const std::vector<int64_t> &dims) const {
+  const Level &level = levels_[focus_];
+  std::set<int64_t> drop;
+  for (int64_t d : dims) {
+    int64_t n = normalizeDim(d, level.dims.size(), "squeeze");
+    if (provablyNotOne(level.dims[n].extent))
+      throw LayoutError("squeeze: cannot squeeze dimension " + std::to_string(d) +
+                        ": its size is " + level.dims[n].extent.str() + ", not 1");
+    drop.insert(n);
+  }
+  Layout l = *this;
+  std::map<std::string, Expr> subst;
+  Level result;
+  for (size_t d = 0; d < level.dims.size(); ++d) {
+    if (drop.count(d))
+      subst[level.dims[d].index.symbolName()] = Expr(0);
+    else
+      result.dims.push_back(level.dims[d]);
+  }
+  l.replaceIndices(subst);
+  l.levels_[focus_] = result;
+  return l;
+}
+
+Layout Layout::unsqueeze(int64_t dim) const {
+  const Level &level = levels_[focus_];
+  int64_t n = normalizeDim(dim, level.dims.size() + 1, "unsqueeze");
+  Layout l = *this;
+  Dim one{newIndex(Expr(1)), Expr(1), ""};
+  l.addBounds({one});
+  l.levels_[focus_].dims.insert(l.levels_[focus_].dims.begin() + n, one);
+  return l;
+}
+
+Layout Layout::permute(const std::vector<int64_t> &dims) const {
+  const Level &level = levels_[focus_];
+  if (dims.size() != level.dims.size())
+    throw LayoutError("permute: " + dimList(dims) + " has " + std::to_string(dims.size()) +
+                      " entries but the tensor has rank " + std::to_string(level.dims.size()));
+  std::vector<bool> seen(dims.size());
+  Level result;
+  for (int64_t d : dims) {
+    int64_t n = normalizeDim(d, level.dims.size(), "permute");
+    if (seen[n])
+      throw LayoutError("permute: " + dimList(dims) + " is not a permutation (dimension " +
+                        std::to_string(n) + " appears twice)");
+    seen[n] = true;
+    result.dims.push_back(level.dims[n]);
+  }
+  Layout l = *this;
+  l.levels_[focus_] = result;
+  return l;
+}
+
+Layout Layout::flatten(std::optional<int64_t> start, std::optional<int64_t> end) const {
+  const Level &level = levels_[focus_];
+  int64_t rank = static_cast<int64_t>(level.dims.size());
+  int64_t s = start.value_or(0), e = end.value_or(rank);
+  if (s < 0)
+    s += rank;
+  if (e < 0)
+    e += rank;
+  if (s < 0 || e > rank || s >= e)
+    throw LayoutError("flatten: the range [" + std::to_string(start.value_or(0)) + ", " +
+                      std::to_string(end.value_or(rank)) +
+                      ") selects no dimensions of a level of rank " + std::to_string(rank) +
+                      " (the end is exclusive)");
+  Expr extent(1);
+  for (int64_t d = s; d < e; ++d)
+    extent = extent * level.dims[d].extent;
+  Dim merged{newIndex(extent), extent, ""};
+  std::map<std::string, Expr> subst;
+  Expr stride(1);
+  for (int64_t d = e - 1; d >= s; --d) {
+    Expr q = floorDiv(merged.index, stride);
+    subst[level.dims[d].index.symbolName()] = d == s ? q : mod(q, level.dims[d].extent);
+    stride = stride * level.dims[d].extent;
+  }
+  Layout l = *this;
+  l.replaceIndices(subst);
+  l.addBounds({merged});
+  Level result;
+  result.dims.assign(level.dims.begin(), level.dims.begin() + s);
+  result.dims.push_back(merged);
+  result.dims.insert(result.dims.end(), level.dims.begin() + e, level.dims.end());
+  l.levels_[focus_] = result;
+  return l;
+}
+
+Layout Layout::ravel() const {
+  Layout l = *this;
+  Level merged;
+  for (size_t i = focus_; i < levels_.size(); ++i)
+    merged.dims.insert(merged.dims.end(), levels_[i].dims.begin(), levels_[i].dims.end());
+  l.levels_.resize(focus_);
+  l.levels_.push_back(merged);
+  return l;
+}
+
+Layout Layout::pad(const std::vector<std::pair<Expr, Expr>> &padding) const {
+  const Level &level = levels_[focus_];
+  if (padding.size() != level.dims.size())
+    throw LayoutError("pad: " + std::to_string(padding.size()) +
+                      " (left, right) pairs given but the tensor has rank " +
+                      std::to_string(level.dims.size()) + "; give one pair per dimension");
+  Layout l = *this;
+  std::map<std::string, Expr> subst;
+  Level result;
+  for (size_t d = 0; d < padding.size(); ++d) {
+    const Dim &dim = level.dims[d];
+    Expr extent = dim.extent + padding[d].first + padding[d].second;
+    Dim p{newIndex(extent), extent, dim.axis};
+    subst[dim.index.symbolName()] = p.index - padding[d].first;
+    result.dims.push_back(p);
+  }
+  l.replaceIndices(subst);
+  l.addBounds(result.dims);
+  l.levels_[focus_] = result;
+  return l;
+}
+
+Layout Layout::slice(int64_t dim, OptExpr start, OptExpr stop, OptExpr step) const {
+  const Level &level = levels_[focus_];
+  int64_t d = normalizeDim(dim, level.dims.size(), "slice");
+  const Dim &old = level.dims[d];
+  Expr size = old.extent;
+  Expr st = step.value_or(Expr(1));
+  if (!st.isConst() || st.constValue() == 0)
+    throw LayoutError("slice: step " + st.str() + " must be a non-zero compile-time constant");
+  int64_t k = st.constValue();
+  auto resolve = [&](OptExpr v, Expr fallback) -> Expr {
+    if (!v)
+      return fallback;
+    if (v->isConst() && v->constValue() < 0)
+      return *v + size;
+    return *v;
+  };
+  Expr b = resolve(start, k > 0 ? Expr(0) : size - 1);
+  Expr e = resolve(stop, k > 0 ? size : Expr(-1));
+  // Clamp to the valid range as NumPy does when everything is known.
+  auto sz = size.asConst();
+  if (sz && b.isConst())
+    b = Expr(k > 0 ? std::clamp<int64_t>(b.constValue(), 0, *sz)
+                   : std::clamp<int64_t>(b.constValue(), -1, *sz - 1));
+  if (sz && e.isConst())
+    e = Expr(k > 0 ? std::clamp<int64_t>(e.constValue(), 0, *sz)
+                   : std::clamp<int64_t>(e.constValue(), -1, *sz - 1));
+  Expr extent = floorDiv(e - b + st - (k > 0 ? 1 : -1), st);
+  if (extent.isConst() && extent.constValue() < 0)
+    extent = Expr(0);
+  Dim s{newIndex(extent), extent, old.axis};
+  Layout l = *this;
+  l.replaceIndices({{old.index.symbolName(), b + s.index * st}});
+  l.addBounds({s});
+  l.levels_[focus_].dims[d] = s;
+  return l;
+}
+
+Layout Layout::axes(const std::vector<std::string> &names) const {
+  const Level &level = levels_[focus_];
+  if (names.size() != level.dims.size())
+    throw LayoutError("axes: " + std::to_string(names.size()) +
+                      " names given but the tensor has rank " +
+                      std::to_string(level.dims.size()));
+  for (size_t i = 0; i < names.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (names[i] == names[j])
+        throw LayoutError("axes: axis name '" + names[i] + "' is used twice");
+  Layout l = *this;
+  for (size_t i = 0; i < names.size(); ++i)
+    l.levels_[focus_].dims[i].axis = names[i];
+  return l;
+}
+
+Layout Layout::substitute(const std::map<std::string, Expr> &values) const {
+  Layout l = *this;
+  for (Expr &e : l.sourceShape_)
+    e = e.substitute(values);
+  for (Level &level : l.levels_)
+    for (Dim &d : level.dims)
+      d.extent = d.extent.substitute(values);
+  for (Expr &c : l.coords_)
+    c = c.substitute(values);
+  for (IndexBound &b : l.bounds_) {
+    b.value = b.value.substitute(values);
+    b.extent = b.extent.substitute(values);
+  }
+  return l;
+}
+
+std::string Layout::str() const {
+  std::string s;
+  for (size_t i = 0; i < levels_.size(); ++i)
+    s += (i ? " -> " : "") + shapeString(levels_[i].shape());
+  return s;
+}
+
+std::vector<int64_t> Layout::eval(const std::map<std::string, int64_t> &values,
+                                  std::vector<int64_t> &arrayShape) const {
+  std::map<std::string, Expr> bound;
+  for (const auto &[name, v] : values)
+    bound[name] = Expr(v);
+  Layout c = substitute(bound);
+
+  auto concrete = [&](const Expr &e, const std::string &what) {
+    auto v = e.asConst();
+    if (!v) {
+      std::vector<std::string> names;
+      e.collectSymbols(names);
+      throw LayoutError("cannot evaluate " + what + " '" + e.str() + "': no value for '" +
+                        (names.empty() ? "?" : names[0]) + "'");
+    }
+    return *v;
+  };
+  std::vector<int64_t> sourceStrides(c.sourceShape_.size());
+  int64_t stride = 1;
+  for (size_t d = c.sourceShape_.size(); d-- > 0;) {
+    sourceStrides[d] = stride;
+    stride *= concrete(c.sourceShape_[d], "the size of '" + sourceName_ + "'");
+  }
+  std::vector<const Dim *> dims;
+  arrayShape.clear();
+  for (const Level &level : c.levels_)
+    for (const Dim &d : level.dims) {
+      dims.push_back(&d);
+      arrayShape.push_back(std::max<int64_t>(0, concrete(d.extent, "the extent")));
+    }
+  int64_t total = 1;
+  for (int64_t n : arrayShape)
+    total *= n;
+  std::vector<int64_t> result;
+  result.reserve(total);
+  std::vector<int64_t> pos(dims.size(), 0);
+  std::map<std::string, int64_t> env;
+  for (int64_t flat = 0; flat < total; ++flat) {
+    for (size_t i = 0; i < dims.size(); ++i)
+      env[dims[i]->index.symbolName()] = pos[i];
+    bool inside = true;
+    for (const IndexBound &b : c.bounds_) {
+      auto v = b.value.evaluate(env);
+      auto n = b.extent.evaluate(env);
+      if (!v || !n)
+        throw LayoutError("cannot evaluate the mask of '" + sourceName_ + "'");
+      if (*v < 0 || *v >= *n) {
+        inside = false;
+        break;
+      }
+    }
+    int64_t linear = -1;
+    if (inside) {
+      linear = 0;
+      for (size_t d = 0; d < c.coords_.size(); ++d)
+        linear += *c.coords_[d].evaluate(env) * sourceStrides[d];
+    }
+    result.push_back(linear);
+    for (size_t i = dims.size(); i-- > 0;) {
+      if (++pos[i] < arrayShape[i])
+        break;
+      pos[i] = 0;
+    }
+  }
+  return result;
+}
+
+namespace {
+void renderJson(const std::vector<int64_t> &values, const std::vector<int64_t> &shape, size_t dim,
+                size_t &offset, std::string &out) {
+  if (dim == shape.size()) {
+    out += std::to_string(values[offset++]);
+    return;
+  }
+  out += "[";
+  for (int64_t i = 0; i < shape[dim]; ++i) {
+    if (i)
+      out += ", ";
+    renderJson(values, shape, dim + 1, offset, out);
+  }
+  out += "]";
+}
+} // namespace
+
+std::string jsonNestedList(const std::vector<int64_t> &values, const std::vector<int64_t> &shape) {
+  std::string out;
+  size_t offset = 0;
+  renderJson(values, shape, 0, offset, out);
+  return out;
+}
+
+} // namespace ntc
