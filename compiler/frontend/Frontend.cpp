@@ -1,0 +1,150 @@
+//===- Frontend.cpp - the LibTooling action -------------------------------===//
+#include "frontend/Frontend.h"
+
+#include "frontend/ApplicationChecker.h"
+#include "frontend/ArrangementEvaluator.h"
+#include "support/Diagnostics.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/ArgumentsAdjusters.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+
+#include <cstdlib>
+#include <set>
+
+namespace ntc {
+
+namespace {
+
+/// Collects the NT_KERNEL declarations of the main file and reads each one.
+class KernelConsumer : public clang::ASTConsumer {
+public:
+  explicit KernelConsumer(FrontendResult &result) : result_(result) {}
+
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    clang::DiagnosticsEngine &diags = ctx.getDiagnostics();
+    if (diags.hasErrorOccurred())
+      return; // Clang already reported the problem; the AST may be incomplete.
+    std::vector<const clang::FunctionDecl *> kernels;
+    collect(ctx.getTranslationUnitDecl(), ctx.getSourceManager(), kernels);
+    ArrangementEvaluator evaluator(ctx);
+    std::set<std::string> names;
+    for (const clang::FunctionDecl *k : kernels) {
+      try {
+        const clang::FunctionDecl *application = nullptr;
+        KernelSpec spec = evaluator.evaluateKernel(k, application);
+        if (!names.insert(spec.name).second)
+          throw SourceError(k->getSourceRange(), "kernel '" + spec.name + "' is declared twice");
+        checkApplication(application);
+        result_.kernels.push_back(std::move(spec));
+      } catch (const SourceError &error) {
+        report(diags, error);
+      }
+    }
+  }
+
+private:
+  static void collect(const clang::DeclContext *dc, const clang::SourceManager &sm,
+                      std::vector<const clang::FunctionDecl *> &out) {
+    for (const clang::Decl *d : dc->decls()) {
+      if (const auto *ns = clang::dyn_cast<clang::NamespaceDecl>(d))
+        collect(ns, sm, out);
+      else if (const auto *ls = clang::dyn_cast<clang::LinkageSpecDecl>(d))
+        collect(ls, sm, out);
+      else if (const auto *fn = clang::dyn_cast<clang::FunctionDecl>(d))
+        if (fn->doesThisDeclarationHaveABody() && hasAnnotation(fn, "nt::kernel") &&
+            sm.isInMainFile(sm.getExpansionLoc(fn->getLocation())))
+          out.push_back(fn);
+    }
+  }
+
+  FrontendResult &result_;
+};
+
+class KernelAction : public clang::ASTFrontendAction {
+public:
+  explicit KernelAction(FrontendResult &result) : result_(result) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &,
+                                                        llvm::StringRef) override {
+    return std::make_unique<KernelConsumer>(result_);
+  }
+
+private:
+  FrontendResult &result_;
+};
+
+class KernelActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  explicit KernelActionFactory(FrontendResult &result) : result_(result) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<KernelAction>(result_);
+  }
+
+private:
+  FrontendResult &result_;
+};
+
+std::vector<std::string> compileArgs(const FrontendOptions &options) {
+  std::vector<std::string> args = {"-std=c++20", "-fsyntax-only", "-D__NTC__",
+                                   "-I" + dslIncludeDir()};
+  args.push_back("-resource-dir=" +
+                 (options.resourceDir.empty() ? defaultResourceDir() : options.resourceDir));
+  args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
+  return args;
+}
+
+} // namespace
+
+std::string defaultResourceDir() {
+  if (const char *env = std::getenv("NTC_CLANG_RESOURCE_DIR"))
+    return env;
+  return NTC_DEFAULT_RESOURCE_DIR;
+}
+
+std::string dslIncludeDir() {
+  // An installed ntc finds the header beside itself: <prefix>/bin/ntc, <prefix>/include.
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable("ntc", &anchor);
+  if (!exe.empty()) {
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+    llvm::sys::path::append(dir, "include");
+    llvm::SmallString<256> header(dir);
+    llvm::sys::path::append(header, "ntc", "dsl.hpp");
+    if (llvm::sys::fs::exists(header))
+      return std::string(dir);
+  }
+  return NTC_DSL_INCLUDE_DIR;
+}
+
+FrontendResult runFrontend(const std::string &file, const FrontendOptions &options) {
+  FrontendResult result;
+  clang::tooling::FixedCompilationDatabase db(".", compileArgs(options));
+  clang::tooling::ClangTool tool(db, {file});
+  if (!options.depfile.empty()) {
+    std::string target = options.depTarget.empty() ? file : options.depTarget;
+    tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+        {"-MD", "-MF", options.depfile, "-MT", target},
+        clang::tooling::ArgumentInsertPosition::END));
+  }
+  KernelActionFactory factory(result);
+  result.ok = tool.run(&factory) == 0;
+  return result;
+}
+
+FrontendResult runFrontendOnCode(const std::string &code, const FrontendOptions &options,
+                                 const std::string &fileName) {
+  FrontendResult result;
+  result.ok = clang::tooling::runToolOnCodeWithArgs(std::make_unique<KernelAction>(result), code,
+                                                    compileArgs(options), fileName, "ntc");
+  return result;
+}
+
+} // namespace ntc

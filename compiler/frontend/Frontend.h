@@ -1,0 +1,42 @@
+//===- Frontend.h - reading kernel sources --------------------------------===//
+//
+// The only interface between Clang and the rest of the compiler: parse a kernel source
+// with Clang, find its NT_KERNEL declarations, evaluate their arrangements and check
+// their applications. Diagnostics go through Clang's engine (to stderr).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/Kernel.h"
+
+#include <string>
+#include <vector>
+
+namespace ntc {
+
+/// How to run Clang on a kernel source.
+struct FrontendOptions {
+  std::vector<std::string> clangArgs; ///< extra arguments (everything after `--`)
+  std::string resourceDir;            ///< Clang's builtin headers; empty = the baked-in one
+  std::string depfile;                ///< write a Make depfile here when non-empty
+  std::string depTarget;              ///< the target named in the depfile
+};
+
+/// What the front end produced.
+struct FrontendResult {
+  bool ok = false;                 ///< false when Clang or ntc reported an error
+  std::vector<KernelSpec> kernels; ///< kernels declared in the main file, in source order
+};
+
+/// Parse `file` and read its kernels.
+FrontendResult runFrontend(const std::string &file, const FrontendOptions &options);
+/// The same on in-memory source text (for tests); `fileName` names it in diagnostics.
+FrontendResult runFrontendOnCode(const std::string &code, const FrontendOptions &options,
+                                 const std::string &fileName = "input.cpp");
+
+/// The Clang resource directory used when FrontendOptions::resourceDir is empty.
+std::string defaultResourceDir();
+/// The folder holding <ntc/dsl.hpp>.
+std::string dslIncludeDir();
+
+} // namespace ntc

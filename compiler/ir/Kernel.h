@@ -1,0 +1,57 @@
+//===- Kernel.h - a kernel as the front end sees it -----------------------===//
+//
+// The result of reading one NT_KERNEL declaration: its parameters (the source tensors
+// and scalars), the meta-parameters it uses and the arranged tensors the application
+// receives.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/DType.h"
+#include "ir/Layout.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ntc {
+
+/// One parameter of a kernel, as declared in NT_KERNEL.
+struct ParamSpec {
+  enum class Kind { Tensor, Scalar, Constexpr };
+  std::string name; ///< the arrangement's parameter name
+  Kind kind = Kind::Tensor;
+  int ndim = 0;
+  DType dtype = DType::Float32;
+  std::optional<double> other;                       ///< value read where a load is masked
+  std::vector<std::optional<int64_t>> upperBounds;   ///< per dimension
+  std::vector<bool> constexprDims;                   ///< per dimension
+  std::vector<double> constexprValues;               ///< nt::Constexpr's allowed values
+
+  /// The symbol naming the size of dimension d ("lhs_size_1").
+  std::string sizeSymbol(int d) const { return name + "_size_" + std::to_string(d); }
+};
+
+/// A tuned or fixed meta-parameter (nt::block_size).
+struct MetaParam {
+  std::string name;
+  int64_t lo = 0, hi = 0; ///< allowed values: powers of two in [lo, hi]; fixed when lo == hi
+};
+
+/// One arranged parameter of the application.
+struct ArrangedParam {
+  std::string name;  ///< the application's parameter name
+  int source = -1;   ///< index into KernelSpec::params
+  Layout layout;
+};
+
+/// Everything the front end knows about one kernel.
+struct KernelSpec {
+  std::string name;
+  std::string arrangementName, applicationName;
+  std::vector<ParamSpec> params;
+  std::vector<MetaParam> metas;
+  std::vector<ArrangedParam> arranged;
+};
+
+} // namespace ntc

@@ -1,0 +1,216 @@
+//===- Commands.cpp - what the ntc driver does ----------------------------===//
+#include "Commands.h"
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+
+namespace ntc {
+
+namespace {
+
+constexpr int kUserError = 1;
+constexpr int kUsageError = 2;
+
+/// Concrete values from --shape and --define.
+struct Bindings {
+  std::map<std::string, std::vector<int64_t>> shapes; ///< by parameter name
+  std::map<std::string, int64_t> defines;             ///< by symbol name
+};
+
+bool parseInt(const std::string &s, int64_t &v) {
+  if (s.empty())
+    return false;
+  try {
+    size_t used = 0;
+    v = std::stoll(s, &used);
+    return used == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+bool parseBindings(const DriverOptions &o, Bindings &b, std::ostream &err) {
+  for (const std::string &s : o.shapes) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      err << "ntc: error: --shape expects NAME=AxB, got '" << s << "'\n";
+      return false;
+    }
+    std::vector<int64_t> dims;
+    std::string rest = s.substr(eq + 1);
+    size_t start = 0;
+    while (true) {
+      size_t x = rest.find('x', start);
+      int64_t v;
+      std::string part = rest.substr(start, x == std::string::npos ? std::string::npos : x - start);
+      if (!parseInt(part, v) || v < 0) {
+        err << "ntc: error: --shape " << s << ": '" << part << "' is not a size\n";
+        return false;
+      }
+      dims.push_back(v);
+      if (x == std::string::npos)
+        break;
+      start = x + 1;
+    }
+    b.shapes[s.substr(0, eq)] = dims;
+  }
+  for (const std::string &s : o.defines) {
+    auto eq = s.find('=');
+    int64_t v;
+    if (eq == std::string::npos || eq == 0 || !parseInt(s.substr(eq + 1), v)) {
+      err << "ntc: error: --define expects SYMBOL=INTEGER, got '" << s << "'\n";
+      return false;
+    }
+    b.defines[s.substr(0, eq)] = v;
+  }
+  return true;
+}
+
+/// Symbol values for one kernel; reports bindings that do not fit the kernel.
+bool kernelValues(const KernelSpec &k, const Bindings &b, std::map<std::string, Expr> &values,
+                  std::ostream &err) {
+  for (const auto &[name, dims] : b.shapes) {
+    auto p = std::find_if(k.params.begin(), k.params.end(),
+                          [&](const ParamSpec &ps) { return ps.name == name; });
+    if (p == k.params.end())
+      continue;
+    if (static_cast<int>(dims.size()) != p->ndim) {
+      err << "ntc: error: --shape " << name << " gives " << dims.size()
+          << " sizes but parameter '" << name << "' of kernel '" << k.name << "' has rank "
+          << p->ndim << "\n";
+      return false;
+    }
+    for (int d = 0; d < p->ndim; ++d)
+      values[p->sizeSymbol(d)] = Expr(dims[d]);
+  }
+  for (const auto &[name, v] : b.defines) {
+    auto m = std::find_if(k.metas.begin(), k.metas.end(),
+                          [&](const MetaParam &mp) { return mp.name == name; });
+    if (m == k.metas.end())
+      continue;
+    if (v < m->lo || v > m->hi || (v & (v - 1)) != 0) {
+      err << "ntc: error: --define " << name << "=" << v << " is not one of its values "
+          << "(powers of two in [" << m->lo << ", " << m->hi << "])\n";
+      return false;
+    }
+    values[name] = Expr(v);
+  }
+  return true;
+}
+
+/// Every --shape and --define must name something in at least one kernel.
+bool checkBindingsUsed(const std::vector<KernelSpec> &kernels, const Bindings &b,
+                       std::ostream &err) {
+  for (const auto &[name, dims] : b.shapes)
+    if (std::none_of(kernels.begin(), kernels.end(), [&](const KernelSpec &k) {
+          return std::any_of(k.params.begin(), k.params.end(),
+                             [&](const ParamSpec &p) { return p.name == name; });
+        })) {
+      err << "ntc: error: --shape names '" << name << "', which is no kernel's parameter\n";
+      return false;
+    }
+  for (const auto &[name, v] : b.defines)
+    if (std::none_of(kernels.begin(), kernels.end(), [&](const KernelSpec &k) {
+          return std::any_of(k.metas.begin(), k.metas.end(),
+                             [&](const MetaParam &m) { return m.name == name; });
+        })) {
+      err << "ntc: error: --define names '" << name << "', which is no kernel's meta-parameter\n";
+      return false;
+    }
+  return true;
+}
+
+int dumpLayouts(const std::vector<KernelSpec> &kernels, const Bindings &b, std::ostream &out,
+                std::ostream &err) {
+  for (const KernelSpec &k : kernels) {
+    std::map<std::string, Expr> values;
+    if (!kernelValues(k, b, values, err))
+      return kUserError;
+    if (kernels.size() > 1)
+      out << k.name << ":\n";
+    for (const ArrangedParam &a : k.arranged)
+      out << (kernels.size() > 1 ? "  " : "") << a.name << ": " << a.layout.substitute(values).str()
+          << "\n";
+  }
+  return 0;
+}
+
+int evalParam(const std::vector<KernelSpec> &kernels, const std::string &name, const Bindings &b,
+              std::ostream &out, std::ostream &err) {
+  const KernelSpec *kernel = nullptr;
+  const ArrangedParam *param = nullptr;
+  for (const KernelSpec &k : kernels)
+    for (const ArrangedParam &a : k.arranged)
+      if (a.name == name) {
+        if (kernel) {
+          err << "ntc: error: --eval " << name << " is ambiguous: kernels '" << kernel->name
+              << "' and '" << k.name << "' both have it; select one with --kernel\n";
+          return kUserError;
+        }
+        kernel = &k;
+        param = &a;
+      }
+  if (!param) {
+    err << "ntc: error: --eval " << name << ": no arranged parameter of that name\n";
+    return kUserError;
+  }
+  std::map<std::string, Expr> values;
+  if (!kernelValues(*kernel, b, values, err))
+    return kUserError;
+  std::map<std::string, int64_t> concrete;
+  for (const auto &[sym, e] : values)
+    concrete[sym] = e.constValue();
+  try {
+    std::vector<int64_t> shape;
+    std::vector<int64_t> array = param->layout.eval(concrete, shape);
+    out << jsonNestedList(array, shape) << "\n";
+  } catch (const LayoutError &e) {
+    err << "ntc: error: --eval " << name << ": " << e.what()
+        << " (give sizes with --shape NAME=AxB and meta-parameters with --define SYMBOL=V)\n";
+    return kUserError;
+  }
+  return 0;
+}
+
+} // namespace
+
+int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
+  Bindings bindings;
+  if (!parseBindings(o, bindings, err))
+    return kUsageError;
+  if (o.frontend.depfile.size() && o.inputs.size() != 1) {
+    err << "ntc: error: --depfile needs exactly one input\n";
+    return kUsageError;
+  }
+  std::vector<KernelSpec> kernels;
+  bool ok = true;
+  for (const std::string &input : o.inputs) {
+    FrontendResult r = runFrontend(input, o.frontend);
+    ok = ok && r.ok;
+    for (KernelSpec &k : r.kernels)
+      if (o.kernels.empty() ||
+          std::find(o.kernels.begin(), o.kernels.end(), k.name) != o.kernels.end())
+        kernels.push_back(std::move(k));
+  }
+  if (!ok)
+    return kUserError;
+  for (const std::string &name : o.kernels)
+    if (std::none_of(kernels.begin(), kernels.end(),
+                     [&](const KernelSpec &k) { return k.name == name; })) {
+      err << "ntc: error: --kernel " << name << ": no kernel of that name\n";
+      return kUserError;
+    }
+  if (!checkBindingsUsed(kernels, bindings, err))
+    return kUserError;
+  if (o.dumpLayout) {
+    int rc = dumpLayouts(kernels, bindings, out, err);
+    if (rc)
+      return rc;
+  }
+  if (!o.evalName.empty())
+    return evalParam(kernels, o.evalName, bindings, out, err);
+  return 0;
+}
+
+} // namespace ntc

@@ -1,0 +1,31 @@
+//===- Commands.h - what the ntc driver does ------------------------------===//
+#pragma once
+
+#include "frontend/Frontend.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ntc {
+
+/// Parsed command line of ntc.
+struct DriverOptions {
+  std::vector<std::string> inputs;
+  std::string outputDir;
+  std::string target = "cuda";
+  std::vector<std::string> emit;
+  std::vector<std::string> kernels;
+  std::vector<std::string> cudaArchs;
+  bool printIrAfterAll = false;
+  bool dumpLayout = false;
+  std::string evalName;
+  std::vector<std::string> shapes;  ///< NAME=AxB
+  std::vector<std::string> defines; ///< SYMBOL=V
+  FrontendOptions frontend;
+};
+
+/// Run the driver; returns the process exit status (0, 1 user error, 2 usage error).
+int runDriver(const DriverOptions &options, std::ostream &out, std::ostream &err);
+
+} // namespace ntc

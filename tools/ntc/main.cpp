@@ -1,0 +1,52 @@
+//===- main.cpp - the ntc command-line driver -----------------------------===//
+//
+// ntc [options] <kernel.cpp>... [-- <clang args>]
+// Exit status: 0 success, 1 user error (diagnostics printed), 2 usage error.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstring>
+#include <iostream>
+
+int main(int argc, char **argv) {
+  // Everything after `--` goes to Clang untouched.
+  std::vector<std::string> clangArgs;
+  int ntcArgc = argc;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--") == 0) {
+      clangArgs.assign(argv + i + 1, argv + argc);
+      ntcArgc = i;
+      break;
+    }
+
+  ntc::DriverOptions o;
+  o.frontend.clangArgs = clangArgs;
+  CLI::App app{"ntc: ahead-of-time compiler for arrange-and-apply tile kernels", "ntc"};
+  app.add_option("inputs", o.inputs, "kernel sources")->required()->check(CLI::ExistingFile);
+  app.add_option("-o,--output-dir", o.outputDir, "directory for generated files");
+  app.add_option("--target", o.target, "code generation target")
+      ->check(CLI::IsMember({"cuda", "cpu"}));
+  app.add_option("--emit", o.emit, "what to write: cu,h,cpp,layout,ir")->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--kernel", o.kernels, "only these kernels")->allow_extra_args(false);
+  app.add_option("--cuda-arch", o.cudaArchs, "CUDA architectures")->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--depfile", o.frontend.depfile, "write a Make depfile");
+  app.add_flag("--print-ir-after-all", o.printIrAfterAll, "print the IR after every pass");
+  app.add_flag("--dump-layout", o.dumpLayout, "print every arranged parameter level by level");
+  app.add_option("--eval", o.evalName, "print a parameter's index array as JSON");
+  app.add_option("--shape", o.shapes, "source sizes, NAME=AxBxC")->allow_extra_args(false);
+  app.add_option("--define", o.defines, "meta-parameter values, SYMBOL=V")
+      ->allow_extra_args(false);
+  app.add_option("--resource-dir", o.frontend.resourceDir, "Clang resource directory");
+  try {
+    app.parse(ntcArgc, argv);
+  } catch (const CLI::ParseError &e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return ntc::runDriver(o, std::cout, std::cerr);
+}
