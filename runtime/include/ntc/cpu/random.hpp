@@ -1,0 +1,131 @@
+// Counter-based random numbers for ntl::rand, bit-compatible with Triton's tl.rand / tl.randint
+// / tl.randn: Philox-4x32-10 keyed by the 64-bit seed (low word, high word) with counter
+// (offset, 0, 0, 0) for 32-bit offsets, and Philox-4x64-10 keyed by (seed, 0) with counter
+// (offset, 0, 0, 0) for 64-bit offsets. Deterministic: the same seed and offset give the same
+// number on every backend.
+#pragma once
+
+#include <ntc/cpu/tile.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+namespace ntc::cpu {
+
+/// Philox-4x32 with 10 rounds (Random123's philox4x32_10) on one counter block.
+inline std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter,
+                                             std::array<uint32_t, 2> key) {
+  constexpr uint64_t round_a = 0xD2511F53u, round_b = 0xCD9E8D57u;
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t p0 = round_a * counter[0];
+    const uint64_t p2 = round_b * counter[2];
+    counter = {uint32_t(p2 >> 32) ^ counter[1] ^ key[0], uint32_t(p2),
+               uint32_t(p0 >> 32) ^ counter[3] ^ key[1], uint32_t(p0)};
+    key[0] += 0x9E3779B9u;
+    key[1] += 0xBB67AE85u;
+  }
+  return counter;
+}
+
+namespace detail {
+/// High and low 64 bits of a · b.
+inline void mul_hi_lo64(uint64_t a, uint64_t b, uint64_t &hi, uint64_t &lo) {
+#if defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 uint128;
+  const uint128 p = uint128(a) * b;
+  hi = uint64_t(p >> 64);
+  lo = uint64_t(p);
+#else
+  const uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
+  const uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo, hh = a_hi * b_hi;
+  const uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+  hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+  lo = a * b;
+#endif
+}
+} // namespace detail
+
+/// Philox-4x64 with 10 rounds (Random123's philox4x64_10) on one counter block.
+inline std::array<uint64_t, 4> philox4x64_10(std::array<uint64_t, 4> counter,
+                                             std::array<uint64_t, 2> key) {
+  constexpr uint64_t round_a = 0xD2E7470EE14C6C93u, round_b = 0xCA5A826395121157u;
+  for (int round = 0; round < 10; ++round) {
+    uint64_t hi0, lo0, hi2, lo2;
+    detail::mul_hi_lo64(round_a, counter[0], hi0, lo0);
+    detail::mul_hi_lo64(round_b, counter[2], hi2, lo2);
+    counter = {hi2 ^ counter[1] ^ key[0], lo2, hi0 ^ counter[3] ^ key[1], lo0};
+    key[0] += 0x9E3779B97F4A7C15u;
+    key[1] += 0xBB67AE8584CAA73Bu;
+  }
+  return counter;
+}
+
+/// Triton's uint_to_uniform_float for 32 bits: a float in [0, 1).
+inline float uint_to_uniform_float(uint32_t bits) {
+  int32_t x = int32_t(bits);
+  if (x < 0)
+    x = ~x; // −x − 1 without overflow
+  return float(x) * 4.6566127342e-10f;
+}
+
+/// Triton's uint_to_uniform_float for 64 bits: a float in [0, 1).
+inline float uint_to_uniform_float(uint64_t bits) {
+  int64_t x = int64_t(bits);
+  if (x < 0)
+    x = ~x;
+  return float(x) * 1.0842020432385337e-19f;
+}
+
+namespace detail {
+template <class O> inline constexpr bool wide_offset_v = sizeof(O) > 4;
+
+/// The four Philox words for one element (32-bit words for offsets of ≤ 32 bits, 64-bit words
+/// otherwise), as Triton's randint4x.
+template <class S, class O> auto randint4x_element(S seed, O offset) {
+  static_assert(is_integer_v<S> && is_integer_v<O>, "ntc::cpu::rand: integer seed and offsets");
+  const uint64_t s = uint64_t(seed); // sign-extends a negative seed, as seed.to(uint64)
+  if constexpr (wide_offset_v<O>)
+    return philox4x64_10({uint64_t(offset), 0, 0, 0}, {s, 0});
+  else
+    return philox4x32_10({uint32_t(int32_t(offset)), 0, 0, 0}, {uint32_t(s), uint32_t(s >> 32)});
+}
+
+/// Box–Muller as Triton's pair_uniform_to_normal (first output), in float.
+inline float uniform_pair_to_normal(float u1, float u2) {
+  u1 = u1 < 1.0e-7f ? 1.0e-7f : u1;
+  const float th = 6.283185307179586f * u2;
+  const float r = std::sqrt(-2.0f * std::log(u1));
+  return r * std::cos(th);
+}
+} // namespace detail
+
+/// Raw random integers (Triton's randint): int32 words for offsets of ≤ 32 bits, int64 words
+/// for 64-bit offsets (bit patterns of the first Philox output word).
+template <class S, class O> auto randint(S seed, const Tile<O> &offsets) {
+  using R = std::conditional_t<detail::wide_offset_v<O>, int64_t, int32_t>;
+  return elementwise<R>([seed](O o) { return R(detail::randint4x_element(seed, o)[0]); }, offsets);
+}
+
+/// Uniform floats in [0, 1) from a seed and each element's offset (Triton's tl.rand).
+template <class S, class O> Tile<float> rand(S seed, const Tile<O> &offsets) {
+  return elementwise<float>(
+      [seed](O o) { return uint_to_uniform_float(detail::randint4x_element(seed, o)[0]); },
+      offsets);
+}
+
+/// Standard normal floats from a seed and each element's offset (Triton's tl.randn: Box–Muller
+/// on the first two Philox words; cos/log/sqrt from <cmath>, so the last bits may differ from
+/// the GPU's).
+template <class S, class O> Tile<float> randn(S seed, const Tile<O> &offsets) {
+  return elementwise<float>(
+      [seed](O o) {
+        const auto words = detail::randint4x_element(seed, o);
+        return detail::uniform_pair_to_normal(uint_to_uniform_float(words[0]),
+                                              uint_to_uniform_float(words[1]));
+      },
+      offsets);
+}
+
+} // namespace ntc::cpu

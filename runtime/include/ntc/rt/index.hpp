@@ -1,0 +1,45 @@
+//===- ntc/rt/index.hpp - integer helpers used by generated code ----------===//
+//
+// Floor/ceil division and floor modulo with Python's semantics (the layout algebra's),
+// and next-power-of-two, for any integer index type. Header-only; used by the code that
+// ntc generates for every target.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NTC_RT_INDEX_HPP
+#define NTC_RT_INDEX_HPP
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define NTC_HOST_DEVICE __host__ __device__
+#else
+#define NTC_HOST_DEVICE
+#endif
+
+namespace ntc::rt {
+
+/// a // b (rounds toward negative infinity).
+template <class I> NTC_HOST_DEVICE constexpr I floor_div(I a, I b) {
+  I q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/// ceil(a / b).
+template <class I> NTC_HOST_DEVICE constexpr I ceil_div(I a, I b) { return -floor_div<I>(-a, b); }
+
+/// a mod b with the sign of b.
+template <class I> NTC_HOST_DEVICE constexpr I floor_mod(I a, I b) {
+  return a - floor_div<I>(a, b) * b;
+}
+
+/// The smallest power of two >= v (1 for v <= 1).
+NTC_HOST_DEVICE constexpr int64_t next_pow2(int64_t v) {
+  int64_t p = 1;
+  while (p < v)
+    p <<= 1;
+  return p;
+}
+
+} // namespace ntc::rt
+
+#endif // NTC_RT_INDEX_HPP

@@ -1,0 +1,173 @@
+// C++ helpers called by generated kernel wrappers: error reporting, DLPack argument
+// validation, tensor accessors and a parallel-for for the CPU backend.
+//
+// Generated wrappers never print and never exit: every check returns NTC_SUCCESS or sets the
+// thread-local message (read with ntc_last_error()) and returns an error status. A successful
+// check leaves an earlier message in place; call clear_error() to reset it.
+#pragma once
+
+#include <ntc/runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+
+namespace ntc::rt {
+
+// --- errors -----------------------------------------------------------------------------------
+
+/// Sets the calling thread's last-error message to `message` and returns `status`.
+ntc_status_t fail(ntc_status_t status, std::string message) noexcept;
+
+/// Clears the calling thread's last-error message (ntc_last_error() then returns "").
+void clear_error() noexcept;
+
+/// Runs `f` (which returns ntc_status_t) and turns any escaping exception into
+/// NTC_ERROR_INTERNAL with the message "<kernel>: internal error: <what()>".
+template <class F> ntc_status_t guard(const char *kernel, F &&f) noexcept {
+  try {
+    return f();
+  } catch (const std::exception &e) {
+    return fail(NTC_ERROR_INTERNAL, std::string(kernel) + ": internal error: " + e.what());
+  } catch (...) {
+    return fail(NTC_ERROR_INTERNAL, std::string(kernel) + ": internal error: unknown exception");
+  }
+}
+
+// --- data types and devices -------------------------------------------------------------------
+
+/// DLPack data types of the element types ntc supports.
+namespace dtypes {
+inline constexpr DLDataType float16{kDLFloat, 16, 1};                ///< IEEE binary16
+inline constexpr DLDataType bfloat16{kDLBfloat, 16, 1};              ///< bfloat16
+inline constexpr DLDataType float32{kDLFloat, 32, 1};                ///< IEEE binary32
+inline constexpr DLDataType float64{kDLFloat, 64, 1};                ///< IEEE binary64
+inline constexpr DLDataType int8{kDLInt, 8, 1};                      ///< int8_t
+inline constexpr DLDataType int16{kDLInt, 16, 1};                    ///< int16_t
+inline constexpr DLDataType int32{kDLInt, 32, 1};                    ///< int32_t
+inline constexpr DLDataType int64{kDLInt, 64, 1};                    ///< int64_t
+inline constexpr DLDataType uint8{kDLUInt, 8, 1};                    ///< uint8_t
+inline constexpr DLDataType uint16{kDLUInt, 16, 1};                  ///< uint16_t
+inline constexpr DLDataType uint32{kDLUInt, 32, 1};                  ///< uint32_t
+inline constexpr DLDataType uint64{kDLUInt, 64, 1};                  ///< uint64_t
+inline constexpr DLDataType bool_{NTC_DL_BOOL, 8, 1};                ///< bool (one byte)
+inline constexpr DLDataType float8_e4m3{NTC_DL_FLOAT8_E4M3FN, 8, 1}; ///< OCP e4m3 (fn)
+inline constexpr DLDataType float8_e5m2{NTC_DL_FLOAT8_E5M2, 8, 1};   ///< OCP e5m2
+} // namespace dtypes
+
+/// True when code, bits and lanes all agree.
+constexpr bool same_dtype(DLDataType a, DLDataType b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+
+/// Name of a one-lane data type (`float16 bfloat16 float32 float64 int8 … uint64 bool
+/// float8_e4m3 float8_e5m2 complex64 complex128`), or "unknown".
+const char *dtype_name(DLDataType dtype) noexcept;
+
+/// dtype_name() for known types; "float32x4" for vector types; otherwise
+/// "dtype(code=C, bits=B, lanes=L)".
+std::string dtype_string(DLDataType dtype);
+
+/// Human name of a device type ("CPU", "CUDA", "CUDA host", "CUDA managed", "ROCm", …), or
+/// "device type N".
+std::string device_name(int32_t device_type);
+
+/// Bytes per element: (bits · lanes + 7) / 8.
+constexpr int64_t element_bytes(DLDataType dtype) {
+  return (int64_t(dtype.bits) * dtype.lanes + 7) / 8;
+}
+
+// --- validation -------------------------------------------------------------------------------
+
+/// Checks tensor parameter `param` of `kernel`, in this order: `t` not null; a well-formed
+/// shape (ndim ≥ 0, shape not null, no negative size); data not null (unless the tensor has no
+/// elements); rank == `ndim`; dtype == `dtype` (code, bits, lanes); device type == `device`
+/// (for kDLCUDA, kDLCUDAManaged is accepted too); byte_offset a multiple of the element size.
+/// Returns NTC_SUCCESS or NTC_ERROR_INVALID_ARGUMENT with e.g.
+/// "matmul: parameter 'lhs' has rank 3, expected 2".
+ntc_status_t check_tensor(const char *kernel, const DLTensor *t, const char *param, int32_t ndim,
+                          DLDataType dtype, DLDeviceType device) noexcept;
+
+/// Returns NTC_SUCCESS when a == b, else NTC_ERROR_INVALID_ARGUMENT with
+/// "<kernel>: size mismatch: <what_a> is <a> but <what_b> is <b>".
+ntc_status_t check_equal(const char *kernel, const char *what_a, int64_t a, const char *what_b,
+                         int64_t b) noexcept;
+
+// --- accessors --------------------------------------------------------------------------------
+
+/// Extent of dimension `d` (negative `d` counts from the end).
+inline int64_t size(const DLTensor *t, int d) {
+  if (d < 0)
+    d += t->ndim;
+  return t->shape[d];
+}
+
+/// Stride of dimension `d` in elements (negative `d` counts from the end); a null `strides`
+/// means compact row-major.
+inline int64_t stride(const DLTensor *t, int d) {
+  if (d < 0)
+    d += t->ndim;
+  if (t->strides)
+    return t->strides[d];
+  int64_t s = 1;
+  for (int i = t->ndim - 1; i > d; --i)
+    s *= t->shape[i];
+  return s;
+}
+
+/// Number of elements (1 for rank 0).
+inline int64_t numel(const DLTensor *t) {
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; ++i)
+    n *= t->shape[i];
+  return n;
+}
+
+/// The data pointer with byte_offset applied.
+template <class T> T *data(const DLTensor *t) {
+  return reinterpret_cast<T *>(static_cast<char *>(t->data) + t->byte_offset);
+}
+
+/// True when the tensor is compact row-major (size-1 dimensions may have any stride).
+bool is_contiguous(const DLTensor *t) noexcept;
+
+/// True when data + byte_offset is a multiple of `bytes` (a power of two).
+bool is_aligned(const DLTensor *t, std::size_t bytes) noexcept;
+
+/// True when `value` is a multiple of `divisor` (> 0).
+constexpr bool divisible(int64_t value, int64_t divisor) { return value % divisor == 0; }
+
+/// True when every element offset the tensor can reach, Σ (size − 1)·|stride|, fits in int32
+/// (so int32 index arithmetic is safe). Tensors without elements always fit.
+bool index_fits_int32(const DLTensor *t) noexcept;
+
+// --- parallelism ------------------------------------------------------------------------------
+
+/// Calls f(i) for i in [0, n): across threads with OpenMP (`schedule(dynamic)`) when the code is
+/// compiled with OpenMP, else serially. An exception thrown by `f` is rethrown after the loop
+/// (the first one caught wins); the remaining iterations still run.
+template <class F> void parallel_for(int64_t n, F f) {
+#ifdef _OPENMP
+  if (n > 1) {
+    std::exception_ptr error;
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t i = 0; i < n; ++i) {
+      try {
+        f(i);
+      } catch (...) {
+#pragma omp critical(ntc_rt_parallel_for)
+        if (!error)
+          error = std::current_exception();
+      }
+    }
+    if (error)
+      std::rethrow_exception(error);
+    return;
+  }
+#endif
+  for (int64_t i = 0; i < n; ++i)
+    f(i);
+}
+
+} // namespace ntc::rt

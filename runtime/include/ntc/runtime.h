@@ -1,0 +1,69 @@
+/* ntc runtime: the C ABI shared by every generated kernel function.
+ *
+ * Generated functions have C linkage, take DLPack tensors and a stream, and return an
+ * ntc_status_t. They never print and never exit: on failure they return a status and leave a
+ * message, readable with ntc_last_error(), in thread-local storage.
+ */
+#ifndef NTC_RUNTIME_H
+#define NTC_RUNTIME_H
+
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Result of every generated function and runtime call. */
+typedef enum ntc_status {
+  NTC_SUCCESS = 0,                /**< the call succeeded */
+  NTC_ERROR_INVALID_ARGUMENT = 1, /**< a tensor or scalar argument was rejected by validation */
+  NTC_ERROR_UNSUPPORTED = 2,      /**< valid arguments that no compiled variant can handle */
+  NTC_ERROR_LAUNCH = 3,           /**< the kernel launch failed */
+  NTC_ERROR_CUDA = 4,             /**< a CUDA runtime call failed */
+  NTC_ERROR_INTERNAL = 5          /**< a bug in ntc or its runtime */
+} ntc_status_t;
+
+/** A cudaStream_t; NULL is the default stream. CPU kernels ignore it. */
+typedef void *ntc_stream_t;
+
+/** Thread-local message of the last failure on the calling thread ("" if none). Successful
+ * calls leave it unchanged. The pointer stays valid until the next failure on this thread. */
+const char *ntc_last_error(void);
+
+/** Static name of a status, e.g. "NTC_ERROR_INVALID_ARGUMENT" ("NTC_UNKNOWN_STATUS" if invalid). */
+const char *ntc_status_string(ntc_status_t status);
+
+/** Kind of a kernel parameter. */
+typedef enum ntc_param_kind {
+  NTC_PARAM_TENSOR = 0, /**< a DLTensor */
+  NTC_PARAM_SCALAR = 1  /**< a run-time scalar passed by value */
+} ntc_param_kind_t;
+
+/** Description of one kernel parameter (for generic runners). */
+typedef struct ntc_param_info {
+  const char *name;      /**< parameter name in the kernel source */
+  ntc_param_kind_t kind; /**< tensor or scalar */
+  int32_t ndim;          /**< tensor rank (0 for scalars) */
+  DLDataType dtype;      /**< element type */
+} ntc_param_info_t;
+
+/** Description of a generated kernel (for generic runners). */
+typedef struct ntc_kernel_info {
+  const char *name;               /**< kernel (and generated function) name */
+  int32_t num_params;             /**< number of entries in params */
+  const ntc_param_info_t *params; /**< parameters in call order */
+  const char *target;             /**< "cpu" or "cuda" */
+} ntc_kernel_info_t;
+
+/* DLPack >= 1.0 data-type codes that older <dlpack/dlpack.h> headers (e.g. Debian's 0.6) lack.
+ * PyTorch exports bool, float8_e4m3fn and float8_e5m2 tensors with these codes. */
+#define NTC_DL_BOOL 6           /**< kDLBool (bits = 8) */
+#define NTC_DL_FLOAT8_E4M3FN 10 /**< kDLFloat8_e4m3fn: OCP e4m3 (no inf), ntc's float8_e4m3 */
+#define NTC_DL_FLOAT8_E5M2 12   /**< kDLFloat8_e5m2: OCP e5m2 (IEEE-like), ntc's float8_e5m2 */
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* NTC_RUNTIME_H */
