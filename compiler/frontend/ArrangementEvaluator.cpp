@@ -274,6 +274,8 @@ struct ArrangementEvaluator::Impl {
 
   Value eval(const AstExpr *e, const FramePtr &f) {
     e = e->IgnoreParens();
+    if (isa<clang::CXXDefaultArgExpr>(e))
+      return Value{}; // a defaulted argument means "not given"
     // Integer and floating constant expressions: let Clang fold them (sizeof, constexpr
     // functions, std::numeric_limits, INFINITY...).
     if (!e->isValueDependent() && !isa<clang::DeclRefExpr>(e)) {
@@ -388,7 +390,8 @@ struct ArrangementEvaluator::Impl {
     if (const auto *var = dyn_cast<clang::VarDecl>(d)) {
       if (var->getName() == "none" && inNtNamespace(var))
         return Value{};
-      if (var->hasGlobalStorage() && var->getAnyInitializer()) {
+      if (var->hasGlobalStorage() && var->getAnyInitializer() &&
+          (var->isConstexpr() || var->getType().isConstQualified())) {
         auto it = globals.find(var);
         if (it != globals.end())
           return it->second;
@@ -399,7 +402,10 @@ struct ArrangementEvaluator::Impl {
         return v;
       }
     }
-    fail(e, "'" + d->getNameAsString() + "' has no value known at compile time");
+    std::string hint;
+    if (const auto *var = dyn_cast<clang::VarDecl>(d); var && var->hasGlobalStorage())
+      hint = "; declare it constexpr";
+    fail(e, "'" + d->getNameAsString() + "' has no value known at compile time" + hint);
   }
 
   Value evalUnary(const clang::UnaryOperator *e, const FramePtr &f) {
@@ -753,11 +759,10 @@ struct ArrangementEvaluator::Impl {
                     const clang::CXXMemberCallExpr *e) {
     auto p = std::make_shared<ParamSpec>(spec);
     auto dimArg = [&](const Value &v) {
-      int64_t d = asConstInt(v, e, "a dimension");
-      if (d < 0)
-        d += p->ndim;
+      int64_t given = asConstInt(v, e, "a dimension");
+      int64_t d = given < 0 ? given + p->ndim : given;
       if (d < 0 || d >= p->ndim)
-        fail(e, "dimension " + std::to_string(d) + " is out of range for a tensor of rank " +
+        fail(e, "dimension " + std::to_string(given) + " is out of range for a tensor of rank " +
                     std::to_string(p->ndim));
       return static_cast<size_t>(d);
     };
@@ -858,6 +863,7 @@ struct ArrangementEvaluator::Impl {
   KernelSpec evaluateKernel(const clang::FunctionDecl *kernelDecl,
                             const clang::FunctionDecl *&application) {
     metas.clear();
+    globals.clear(); // block sizes register themselves with the kernel being evaluated
     const auto *body = dyn_cast_or_null<clang::CompoundStmt>(kernelDecl->getBody());
     const clang::CallExpr *call = nullptr;
     if (body && body->size() == 1)

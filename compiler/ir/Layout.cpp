@@ -175,8 +175,8 @@ Layout Layout::expand(const std::vector<Expr> &shape) const {
   std::vector<Dim> fresh;
   for (size_t d = 0; d < shape.size(); ++d) {
     const Dim &dim = level.dims[d];
-    if (shape[d].isConst() && shape[d].constValue() == -1) {
-      result.dims.push_back(dim);
+    if ((shape[d].isConst() && shape[d].constValue() == -1) || shape[d] == dim.extent) {
+      result.dims.push_back(dim); // -1 or the dimension's own extent keep it
       continue;
     }
     if (provablyNotOne(dim.extent) && shape[d] != dim.extent)
@@ -421,9 +421,14 @@ std::vector<int64_t> Layout::eval(const std::map<std::string, int64_t> &values,
       dims.push_back(&d);
       arrayShape.push_back(std::max<int64_t>(0, concrete(d.extent, "the extent")));
     }
+  constexpr int64_t kMaxElements = int64_t(1) << 26;
   int64_t total = 1;
-  for (int64_t n : arrayShape)
+  for (int64_t n : arrayShape) {
+    if (n > 0 && total > kMaxElements / n)
+      throw LayoutError("the index array of '" + sourceName_ + "' would have more than " +
+                        std::to_string(kMaxElements) + " elements");
     total *= n;
+  }
   std::vector<int64_t> result;
   result.reserve(total);
   std::vector<int64_t> pos(dims.size(), 0);

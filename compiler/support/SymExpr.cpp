@@ -11,7 +11,7 @@ namespace ntc {
 /// Storage of one expression node. Sums keep their constant as the last operand; products
 /// keep their coefficient in `value` and their factors (never sums or constants) sorted.
 struct ExprNode {
-  ExprKind kind;
+  ExprKind kind = ExprKind::Const;
   int64_t value = 0; // Const value, or the coefficient of a Mul
   std::string name;  // Symbol name
   Interval range;    // Symbol range
@@ -36,15 +36,18 @@ struct ExprBuilder {
 namespace {
 
 Expr makeConst(int64_t v) {
-  ExprNode n{ExprKind::Const};
+  ExprNode n;
+  n.kind = ExprKind::Const;
   n.value = v;
-  n.key = "#" + std::to_string(v);
+  n.key = std::to_string(v);
+  n.key.insert(n.key.begin(), '#');
   return ExprBuilder::make(std::move(n));
 }
 
 Expr makeCompound(ExprKind kind, std::vector<Expr> ops, int64_t coeff = 1) {
   static const char *names[] = {"", "", "+", "*", "fd", "cd", "mod", "min", "max"};
-  ExprNode n{kind};
+  ExprNode n;
+  n.kind = kind;
   n.value = coeff;
   n.key = std::string(names[static_cast<int>(kind)]) + "(";
   if (kind == ExprKind::Mul)
@@ -222,7 +225,8 @@ Expr::Expr() : Expr(makeConst(0)) {}
 Expr::Expr(int64_t value) : Expr(makeConst(value)) {}
 
 Expr Expr::symbol(const std::string &name, Interval range) {
-  ExprNode n{ExprKind::Symbol};
+  ExprNode n;
+  n.kind = ExprKind::Symbol;
   n.name = name;
   n.range = range;
   n.key = name;
@@ -240,6 +244,7 @@ std::optional<int64_t> Expr::asConst() const {
   return std::nullopt;
 }
 const std::string &Expr::symbolName() const { return node_->name; }
+int64_t Expr::coefficient() const { return node_->value; }
 const std::vector<Expr> &Expr::operands() const { return node_->operands; }
 const std::string &Expr::key() const { return node_->key; }
 
@@ -552,10 +557,19 @@ bool isNegativeTerm(const Expr &e) {
          (e.kind() == ExprKind::Mul && e.node()->value < 0);
 }
 
+/// Concatenation by appending (GCC 12 reports false -Wrestrict warnings for chains of
+/// `"(" + s + ")"`).
+std::string concat(std::initializer_list<std::string> parts) {
+  std::string out;
+  for (const std::string &p : parts)
+    out.append(p);
+  return out;
+}
+
 std::string atomString(const Expr &e) {
   if (e.kind() == ExprKind::Add || e.kind() == ExprKind::Mod || e.kind() == ExprKind::Mul ||
       (e.isConst() && e.constValue() < 0))
-    return "(" + e.str() + ")";
+    return concat({"(", e.str(), ")"});
   return e.str();
 }
 
@@ -574,9 +588,9 @@ std::string Expr::str() const {
       if (i == 0) {
         s = t.str();
       } else if (isNegativeTerm(t)) {
-        s += " - " + (-t).str();
+        s.append(" - ").append((-t).str());
       } else {
-        s += " + " + t.str();
+        s.append(" + ").append(t.str());
       }
     }
     return s;
@@ -586,22 +600,27 @@ std::string Expr::str() const {
     int64_t c = node_->value;
     if (c == -1)
       s = "-";
-    else if (c != 1)
-      s = std::to_string(c) + "*";
-    for (size_t i = 0; i < operands().size(); ++i)
-      s += (i ? "*" : "") + atomString(operands()[i]);
+    else if (c != 1) {
+      s = std::to_string(c);
+      s.push_back('*');
+    }
+    for (size_t i = 0; i < operands().size(); ++i) {
+      if (i)
+        s.push_back('*');
+      s.append(atomString(operands()[i]));
+    }
     return s;
   }
   case ExprKind::FloorDiv:
-    return "⌊" + atomString(operands()[0]) + "/" + atomString(operands()[1]) + "⌋";
+    return concat({"⌊", atomString(operands()[0]), "/", atomString(operands()[1]), "⌋"});
   case ExprKind::CeilDiv:
-    return "⌈" + atomString(operands()[0]) + "/" + atomString(operands()[1]) + "⌉";
+    return concat({"⌈", atomString(operands()[0]), "/", atomString(operands()[1]), "⌉"});
   case ExprKind::Mod:
-    return atomString(operands()[0]) + " % " + atomString(operands()[1]);
+    return concat({atomString(operands()[0]), " % ", atomString(operands()[1])});
   case ExprKind::Min:
-    return "min(" + operands()[0].str() + ", " + operands()[1].str() + ")";
+    return concat({"min(", operands()[0].str(), ", ", operands()[1].str(), ")"});
   case ExprKind::Max:
-    return "max(" + operands()[0].str() + ", " + operands()[1].str() + ")";
+    return concat({"max(", operands()[0].str(), ", ", operands()[1].str(), ")"});
   }
   return "?";
 }

@@ -49,6 +49,8 @@ public:
   std::optional<int64_t> asConst() const;
   /// Name of a Symbol node.
   const std::string &symbolName() const;
+  /// Coefficient of a product (Mul) node.
+  int64_t coefficient() const;
   /// Operands of a compound node (sum terms, product factors, division operands...).
   const std::vector<Expr> &operands() const;
 

@@ -1,0 +1,9 @@
+// A vector tiled by 4: `x: (⌈N/4⌉,) -> (4,)`; N = 10 gives three programs, the last one masked
+// after 2 elements.
+#include <ntc/dsl.hpp>
+
+NT_ARRANGEMENT auto vector_arrangement(nt::Tensor x) { return nt::arrange(x.tile({4})); }
+
+NT_APPLICATION void vector_application(nt::Tile x) { x = x + 1; }
+
+NT_KERNEL(vector, vector_arrangement, vector_application, nt::Tensor(1, nt::float32));
