@@ -2,6 +2,7 @@
 #include "frontend/Frontend.h"
 
 #include "frontend/ApplicationChecker.h"
+#include "frontend/ApplicationTranslator.h"
 #include "frontend/ArrangementEvaluator.h"
 #include "support/Diagnostics.h"
 
@@ -44,7 +45,7 @@ public:
         if (!names.insert(spec.name).second)
           throw SourceError(k->getSourceRange(), "kernel '" + spec.name + "' is declared twice");
         checkApplication(application);
-        result_.kernels.push_back(std::move(spec));
+        result_.kernels.push_back(translateApplication(application, spec));
       } catch (const SourceError &error) {
         report(diags, error);
       }

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "ir/Kernel.h"
+#include "ir/KernelIR.h"
 
 #include <string>
 #include <vector>
@@ -25,7 +25,8 @@ struct FrontendOptions {
 /// What the front end produced.
 struct FrontendResult {
   bool ok = false;                 ///< false when Clang or ntc reported an error
-  std::vector<KernelSpec> kernels; ///< kernels declared in the main file, in source order
+  /// Kernels declared in the main file, in source order (spec + application in kernel IR).
+  std::vector<kir::Function> kernels;
 };
 
 /// Parse `file` and read its kernels.

@@ -184,14 +184,17 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
     return kUsageError;
   }
   std::vector<KernelSpec> kernels;
+  std::vector<kir::Function> functions;
   bool ok = true;
   for (const std::string &input : o.inputs) {
     FrontendResult r = runFrontend(input, o.frontend);
     ok = ok && r.ok;
-    for (KernelSpec &k : r.kernels)
+    for (kir::Function &k : r.kernels)
       if (o.kernels.empty() ||
-          std::find(o.kernels.begin(), o.kernels.end(), k.name) != o.kernels.end())
-        kernels.push_back(std::move(k));
+          std::find(o.kernels.begin(), o.kernels.end(), k.spec.name) != o.kernels.end()) {
+        kernels.push_back(k.spec);
+        functions.push_back(std::move(k));
+      }
   }
   if (!ok)
     return kUserError;
@@ -210,6 +213,9 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
   }
   if (!o.evalName.empty())
     return evalParam(kernels, o.evalName, bindings, out, err);
+  if (o.outputDir.empty() && std::find(o.emit.begin(), o.emit.end(), "ir") != o.emit.end())
+    for (const kir::Function &f : functions)
+      out << kir::print(f);
   return 0;
 }
 

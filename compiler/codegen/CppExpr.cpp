@@ -1,0 +1,49 @@
+//===- CppExpr.cpp - symbolic integers as C++ expressions -----------------===//
+#include "codegen/CppExpr.h"
+
+#include <limits>
+
+namespace ntc::codegen {
+
+std::string cppExpr(const Expr &e, const SymbolNamer &name, const std::string &index) {
+  auto sub = [&](const Expr &x) { return cppExpr(x, name, index); };
+  switch (e.kind()) {
+  case ExprKind::Const: {
+    int64_t v = e.constValue();
+    std::string s = std::to_string(v);
+    if (v > std::numeric_limits<int32_t>::max() || v < std::numeric_limits<int32_t>::min())
+      s += "LL";
+    return v < 0 ? "(" + s + ")" : s;
+  }
+  case ExprKind::Symbol:
+    return name(e.symbolName());
+  case ExprKind::Add: {
+    std::string s = "(";
+    for (size_t i = 0; i < e.operands().size(); ++i)
+      s += (i ? " + " : "") + sub(e.operands()[i]);
+    return s + ")";
+  }
+  case ExprKind::Mul: {
+    std::string s = "(" + std::to_string(e.coefficient());
+    for (const Expr &f : e.operands())
+      s += " * " + sub(f);
+    return s + ")";
+  }
+  case ExprKind::FloorDiv:
+    return "ntc::rt::floor_div<" + index + ">(" + sub(e.operands()[0]) + ", " +
+           sub(e.operands()[1]) + ")";
+  case ExprKind::CeilDiv:
+    return "ntc::rt::ceil_div<" + index + ">(" + sub(e.operands()[0]) + ", " +
+           sub(e.operands()[1]) + ")";
+  case ExprKind::Mod:
+    return "ntc::rt::floor_mod<" + index + ">(" + sub(e.operands()[0]) + ", " +
+           sub(e.operands()[1]) + ")";
+  case ExprKind::Min:
+    return "std::min<" + index + ">(" + sub(e.operands()[0]) + ", " + sub(e.operands()[1]) + ")";
+  case ExprKind::Max:
+    return "std::max<" + index + ">(" + sub(e.operands()[0]) + ", " + sub(e.operands()[1]) + ")";
+  }
+  return "0";
+}
+
+} // namespace ntc::codegen

@@ -1,0 +1,18 @@
+//===- CppExpr.h - symbolic integers as C++ expressions -------------------===//
+#pragma once
+
+#include "support/SymExpr.h"
+
+#include <functional>
+#include <string>
+
+namespace ntc::codegen {
+
+/// Maps a symbol name to the C++ expression that holds its value.
+using SymbolNamer = std::function<std::string(const std::string &)>;
+
+/// Render `e` as a C++ expression evaluated in the integer type `index` (floor/ceil
+/// division and modulo through ntc::rt helpers).
+std::string cppExpr(const Expr &e, const SymbolNamer &name, const std::string &index);
+
+} // namespace ntc::codegen

@@ -1,0 +1,534 @@
+//===- KernelIR.cpp - tile values, statements and their typing ------------===//
+#include "ir/KernelIR.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ntc::kir {
+
+std::string TileType::str() const {
+  std::string s = dtypeName(dtype);
+  s += "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + shape[i].str();
+  return s + "]";
+}
+
+namespace {
+
+ValueNode node(ValueKind kind, TileType type) {
+  ValueNode n;
+  n.kind = kind;
+  n.type = std::move(type);
+  return n;
+}
+
+StmtNode node(StmtKind kind) {
+  StmtNode n;
+  n.kind = kind;
+  return n;
+}
+
+Value make(ValueNode n) { return std::make_shared<const ValueNode>(std::move(n)); }
+Stmt make(StmtNode n) { return std::make_shared<const StmtNode>(std::move(n)); }
+
+const std::vector<std::string> kMathOps = {"exp",  "exp2", "log",     "log2", "sqrt",
+                                           "rsqrt", "abs", "sin",     "cos",  "tanh",
+                                           "sigmoid", "erf", "floor", "ceil"};
+const std::vector<std::string> kCompareOps = {"lt", "le", "gt", "ge", "eq", "ne"};
+const std::vector<std::string> kArithOps = {"add", "sub", "mul", "div", "mod",
+                                            "maximum", "minimum", "pow", "and", "or", "xor"};
+
+bool contains(const std::vector<std::string> &v, const std::string &s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+int64_t normalizeAxis(int64_t axis, size_t rank, const char *op) {
+  int64_t r = static_cast<int64_t>(rank);
+  int64_t a = axis < 0 ? axis + r : axis;
+  if (a < 0 || a >= r)
+    throw TypeError(std::string(op) + ": axis " + std::to_string(axis) +
+                    " is out of range for a tile of rank " + std::to_string(rank));
+  return a;
+}
+
+/// Rank of a type in the promotion order of floating types.
+int floatRank(DType t) {
+  switch (t) {
+  case DType::Float8E4M3:
+  case DType::Float8E5M2:
+    return 0;
+  case DType::Float16:
+  case DType::BFloat16:
+    return 1;
+  case DType::Float32:
+    return 2;
+  default:
+    return 3;
+  }
+}
+
+} // namespace
+
+std::vector<Expr> broadcastShapes(const std::vector<Expr> &a, const std::vector<Expr> &b) {
+  size_t rank = std::max(a.size(), b.size());
+  std::vector<Expr> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    bool hasA = i < a.size(), hasB = i < b.size();
+    Expr x = hasA ? a[a.size() - 1 - i] : Expr(1);
+    Expr y = hasB ? b[b.size() - 1 - i] : Expr(1);
+    Expr r;
+    if (x == y || y == Expr(1))
+      r = x;
+    else if (x == Expr(1))
+      r = y;
+    else {
+      auto shape = [](const std::vector<Expr> &s) {
+        std::string t = "(";
+        for (size_t k = 0; k < s.size(); ++k)
+          t += (k ? ", " : "") + s[k].str();
+        return t + (s.size() == 1 ? ",)" : ")");
+      };
+      throw TypeError("shapes " + shape(a) + " and " + shape(b) +
+                      " cannot be broadcast together (dimension " + x.str() + " vs " + y.str() +
+                      ")");
+    }
+    out[rank - 1 - i] = r;
+  }
+  return out;
+}
+
+DType promote(const Value &a, const Value &b) {
+  DType x = a->type.dtype, y = b->type.dtype;
+  if (a->weak && !b->weak)
+    return isFloat(x) && !isFloat(y) ? DType::Float32 : y;
+  if (b->weak && !a->weak)
+    return isFloat(y) && !isFloat(x) ? DType::Float32 : x;
+  if (x == y)
+    return x;
+  if (x == DType::Bool)
+    return y;
+  if (y == DType::Bool)
+    return x;
+  if (isFloat(x) != isFloat(y))
+    return isFloat(x) ? x : y;
+  if (isFloat(x)) {
+    if (floatRank(x) == floatRank(y))
+      return floatRank(x) == 1 ? DType::Float32 : x; // float16 with bfloat16
+    return floatRank(x) > floatRank(y) ? x : y;
+  }
+  if (dtypeBits(x) != dtypeBits(y))
+    return dtypeBits(x) > dtypeBits(y) ? x : y;
+  return isUnsigned(x) ? x : y;
+}
+
+Value makeLoad(int param, std::vector<Expr> subscripts, TileType type) {
+  ValueNode n = node(ValueKind::Load, std::move(type));
+  n.param = param;
+  n.subscripts = std::move(subscripts);
+  return make(std::move(n));
+}
+
+Value makeScalarParam(int param, DType dtype) {
+  ValueNode n = node(ValueKind::ScalarParam, {dtype, {}});
+  n.param = param;
+  return make(std::move(n));
+}
+
+Value makeConstant(double value, DType dtype, bool weak) {
+  ValueNode n = node(ValueKind::Constant, {dtype, {}});
+  n.number = value;
+  n.weak = weak;
+  return make(std::move(n));
+}
+
+Value makeIndex(Expr value) {
+  ValueNode n = node(ValueKind::Index, {DType::Int64, {}});
+  n.integer = std::move(value);
+  n.weak = true;
+  return make(std::move(n));
+}
+
+Value makeLocal(const std::string &name, TileType type) {
+  ValueNode n = node(ValueKind::Local, std::move(type));
+  n.local = name;
+  return make(std::move(n));
+}
+
+Value makeFull(std::vector<Expr> shape, double value, DType dtype) {
+  ValueNode n = node(ValueKind::Full, {dtype, std::move(shape)});
+  n.number = value;
+  return make(std::move(n));
+}
+
+Value makeArange(Expr begin, Expr end) {
+  ValueNode n = node(ValueKind::Arange, {DType::Int32, {end - begin}});
+  n.integer = std::move(begin);
+  n.integer2 = std::move(end);
+  return make(std::move(n));
+}
+
+Value makeUnary(const std::string &op, Value x) {
+  TileType t = x->type;
+  if (contains(kMathOps, op)) {
+    if (!isFloat(t.dtype))
+      t.dtype = DType::Float32;
+  } else if (op == "not") {
+    if (isFloat(t.dtype))
+      throw TypeError("'!' needs a bool or integer tile, not " + std::string(dtypeName(t.dtype)));
+  } else if (op != "neg") {
+    throw TypeError("unknown unary operation '" + op + "'");
+  }
+  ValueNode n = node(ValueKind::Unary, t);
+  n.op = op;
+  n.weak = x->weak && op == "neg";
+  n.operands = {std::move(x)};
+  return make(std::move(n));
+}
+
+Value makeBinary(const std::string &op, Value a, Value b) {
+  TileType t;
+  t.shape = broadcastShapes(a->type.shape, b->type.shape);
+  DType common = promote(a, b);
+  if (contains(kCompareOps, op)) {
+    t.dtype = DType::Bool;
+  } else if (contains(kArithOps, op)) {
+    t.dtype = common;
+    if ((op == "and" || op == "or" || op == "xor") && isFloat(common))
+      throw TypeError("'&' and '|' need bool or integer tiles, not " +
+                      std::string(dtypeName(common)));
+    if (op == "pow" && !isFloat(common))
+      t.dtype = DType::Float32;
+  } else {
+    throw TypeError("unknown binary operation '" + op + "'");
+  }
+  ValueNode n = node(ValueKind::Binary, t);
+  n.op = op;
+  n.weak = a->weak && b->weak;
+  n.operands = {std::move(a), std::move(b)};
+  return make(std::move(n));
+}
+
+Value makeWhere(Value cond, Value a, Value b) {
+  TileType t;
+  t.shape = broadcastShapes(cond->type.shape, broadcastShapes(a->type.shape, b->type.shape));
+  t.dtype = promote(a, b);
+  ValueNode n = node(ValueKind::Where, t);
+  n.weak = a->weak && b->weak;
+  n.operands = {std::move(cond), std::move(a), std::move(b)};
+  return make(std::move(n));
+}
+
+Value makeCast(Value x, DType dtype) {
+  ValueNode n = node(ValueKind::Cast, {dtype, x->type.shape});
+  n.operands = {std::move(x)};
+  return make(std::move(n));
+}
+
+Value makeReduce(const std::string &op, Value x, std::optional<int64_t> axis) {
+  if (op != "sum" && op != "max" && op != "min" && op != "argmax")
+    throw TypeError("unknown reduction '" + op + "'");
+  TileType t = x->type;
+  ValueNode n = node(ValueKind::Reduce, t);
+  if (axis) {
+    n.axis = normalizeAxis(*axis, t.shape.size(), op.c_str());
+    n.type.shape.erase(n.type.shape.begin() + n.axis);
+  } else {
+    n.allAxes = true;
+    n.type.shape.clear();
+  }
+  if (op == "argmax")
+    n.type.dtype = DType::Int32;
+  else if (op == "sum" && x->type.dtype == DType::Bool)
+    n.type.dtype = DType::Int32;
+  n.op = op;
+  n.operands = {std::move(x)};
+  return make(std::move(n));
+}
+
+Value makeDot(Value a, Value b) {
+  const auto &sa = a->type.shape, &sb = b->type.shape;
+  if (sa.size() != 2 || sb.size() != 2)
+    throw TypeError("dot needs two 2-D tiles, got " + a->type.str() + " and " + b->type.str());
+  if (sa[1] != sb[0])
+    throw TypeError("dot: the inner dimensions differ: " + a->type.str() + " times " +
+                    b->type.str());
+  DType in = promote(a, b);
+  DType acc = in;
+  if (isFloat(in) && dtypeBits(in) <= 16)
+    acc = DType::Float32;
+  else if (isInteger(in) && dtypeBits(in) < 32)
+    acc = DType::Int32;
+  ValueNode n = node(ValueKind::Dot, {acc, {sa[0], sb[1]}});
+  n.operands = {std::move(a), std::move(b)};
+  return make(std::move(n));
+}
+
+Value makeTrans(Value x) {
+  if (x->type.shape.size() != 2)
+    throw TypeError("trans needs a 2-D tile, got " + x->type.str());
+  ValueNode n = node(ValueKind::Trans, {x->type.dtype, {x->type.shape[1], x->type.shape[0]}});
+  n.operands = {std::move(x)};
+  return make(std::move(n));
+}
+
+Value makeExpandDims(Value x, int64_t axis) {
+  TileType t = x->type;
+  int64_t a = normalizeAxis(axis, t.shape.size() + 1, "expand_dims");
+  t.shape.insert(t.shape.begin() + a, Expr(1));
+  ValueNode n = node(ValueKind::ExpandDims, t);
+  n.axis = a;
+  n.weak = x->weak;
+  n.operands = {std::move(x)};
+  return make(std::move(n));
+}
+
+Value makeBroadcastTo(Value x, std::vector<Expr> shape) {
+  std::vector<Expr> result = broadcastShapes(x->type.shape, shape);
+  if (result.size() != shape.size() ||
+      !std::equal(result.begin(), result.end(), shape.begin()))
+    throw TypeError("broadcast_to: " + x->type.str() + " cannot be broadcast to the shape given");
+  ValueNode n = node(ValueKind::BroadcastTo, {x->type.dtype, std::move(shape)});
+  n.operands = {std::move(x)};
+  return make(std::move(n));
+}
+
+Value makeOffsets(int param, std::vector<Expr> subscripts, int64_t dim, TileType type) {
+  ValueNode n = node(ValueKind::Offsets, std::move(type));
+  n.param = param;
+  n.subscripts = std::move(subscripts);
+  n.integer = Expr(dim);
+  return make(std::move(n));
+}
+
+Value makeRand(Value seed, Value offsets) {
+  ValueNode n = node(ValueKind::Rand, {DType::Float32, offsets->type.shape});
+  n.operands = {std::move(seed), std::move(offsets)};
+  return make(std::move(n));
+}
+
+Stmt makeDefine(const std::string &name, Value v) {
+  StmtNode n = node(StmtKind::Define);
+  n.var = name;
+  n.value = std::move(v);
+  return make(std::move(n));
+}
+
+Stmt makeAssign(const std::string &name, Value v) {
+  StmtNode n = node(StmtKind::Assign);
+  n.var = name;
+  n.value = std::move(v);
+  return make(std::move(n));
+}
+
+Stmt makeStore(int param, std::vector<Expr> subscripts, Value v) {
+  StmtNode n = node(StmtKind::Store);
+  n.param = param;
+  n.subscripts = std::move(subscripts);
+  n.value = std::move(v);
+  return make(std::move(n));
+}
+
+Stmt makeFor(const std::string &index, Expr begin, Expr end, Expr step, std::vector<Stmt> body) {
+  StmtNode n = node(StmtKind::For);
+  n.var = index;
+  n.begin = std::move(begin);
+  n.end = std::move(end);
+  n.step = std::move(step);
+  n.body = std::move(body);
+  return make(std::move(n));
+}
+
+Stmt makeIf(Cond cond, std::vector<Stmt> then, std::vector<Stmt> orelse) {
+  StmtNode n = node(StmtKind::If);
+  n.cond = std::move(cond);
+  n.body = std::move(then);
+  n.orelse = std::move(orelse);
+  return make(std::move(n));
+}
+
+// ---- conditions -------------------------------------------------------------------------------
+
+Cond Cond::substitute(const std::map<std::string, Expr> &values) const {
+  Cond c = *this;
+  auto decided = [](bool v) {
+    Cond r;
+    r.kind = v ? Kind::True : Kind::False;
+    return r;
+  };
+  switch (kind) {
+  case Kind::True:
+  case Kind::False:
+    return c;
+  case Kind::NonZero:
+  case Kind::Less:
+  case Kind::LessEqual:
+  case Kind::Equal: {
+    c.a = a.substitute(values);
+    c.b = b.substitute(values);
+    auto x = c.a.asConst(), y = c.b.asConst();
+    if (kind == Kind::NonZero && x)
+      return decided(*x != 0);
+    if (x && y)
+      return decided(kind == Kind::Less ? *x < *y : kind == Kind::LessEqual ? *x <= *y : *x == *y);
+    return c;
+  }
+  case Kind::Not: {
+    Cond inner = operands[0].substitute(values);
+    if (inner.kind == Kind::True || inner.kind == Kind::False)
+      return decided(inner.kind == Kind::False);
+    c.operands = {inner};
+    return c;
+  }
+  case Kind::And:
+  case Kind::Or: {
+    Cond l = operands[0].substitute(values), r = operands[1].substitute(values);
+    bool isAnd = kind == Kind::And;
+    for (const Cond *x : {&l, &r}) {
+      if (x->kind == (isAnd ? Kind::False : Kind::True))
+        return decided(!isAnd);
+    }
+    if (l.kind == (isAnd ? Kind::True : Kind::False))
+      return r;
+    if (r.kind == (isAnd ? Kind::True : Kind::False))
+      return l;
+    c.operands = {l, r};
+    return c;
+  }
+  }
+  return c;
+}
+
+std::string Cond::str() const {
+  switch (kind) {
+  case Kind::True:
+    return "true";
+  case Kind::False:
+    return "false";
+  case Kind::NonZero:
+    return a.str() + " != 0";
+  case Kind::Less:
+    return a.str() + " < " + b.str();
+  case Kind::LessEqual:
+    return a.str() + " <= " + b.str();
+  case Kind::Equal:
+    return a.str() + " == " + b.str();
+  case Kind::Not:
+    return "!(" + operands[0].str() + ")";
+  case Kind::And:
+    return "(" + operands[0].str() + ") && (" + operands[1].str() + ")";
+  case Kind::Or:
+    return "(" + operands[0].str() + ") || (" + operands[1].str() + ")";
+  }
+  return "?";
+}
+
+// ---- printer ----------------------------------------------------------------------------------
+
+namespace {
+
+std::string exprList(const std::vector<Expr> &v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + v[i].str();
+  return s;
+}
+
+std::string valueString(const Function &f, const Value &v) {
+  auto paramName = [&](int p) { return f.spec.arranged[p].name; };
+  std::ostringstream os;
+  switch (v->kind) {
+  case ValueKind::Load:
+    os << "load " << paramName(v->param) << "[" << exprList(v->subscripts) << "]";
+    break;
+  case ValueKind::ScalarParam:
+    os << "param " << paramName(v->param);
+    break;
+  case ValueKind::Constant:
+    os << v->number;
+    break;
+  case ValueKind::Index:
+    os << "index(" << v->integer.str() << ")";
+    break;
+  case ValueKind::Local:
+    os << "%" << v->local;
+    break;
+  case ValueKind::Full:
+    os << "full(" << v->number << ")";
+    break;
+  case ValueKind::Arange:
+    os << "arange(" << v->integer.str() << ", " << v->integer2.str() << ")";
+    break;
+  case ValueKind::Offsets:
+    os << "offsets " << paramName(v->param) << "[" << exprList(v->subscripts)
+       << "] dim " << v->integer.str();
+    break;
+  default: {
+    static const char *names[] = {"", "", "", "", "", "", "", "", "", "where", "cast",
+                                  "", "dot", "trans", "expand_dims", "broadcast_to", "", "rand"};
+    std::string name = v->op.empty() ? names[static_cast<int>(v->kind)] : v->op;
+    os << name << "(";
+    for (size_t i = 0; i < v->operands.size(); ++i)
+      os << (i ? ", " : "") << valueString(f, v->operands[i]);
+    if (v->kind == ValueKind::Reduce && !v->allAxes)
+      os << ", axis=" << v->axis;
+    if (v->kind == ValueKind::ExpandDims)
+      os << ", " << v->axis;
+    os << ")";
+  }
+  }
+  return os.str() + " : " + v->type.str();
+}
+
+void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
+                std::ostringstream &os) {
+  std::string pad(indent * 2, ' ');
+  for (const Stmt &s : body) {
+    switch (s->kind) {
+    case StmtKind::Define:
+      os << pad << "%" << s->var << " = " << valueString(f, s->value) << "\n";
+      break;
+    case StmtKind::Assign:
+      os << pad << "%" << s->var << " <- " << valueString(f, s->value) << "\n";
+      break;
+    case StmtKind::Store:
+      os << pad << "store " << f.spec.arranged[s->param].name << "[" << exprList(s->subscripts)
+         << "] <- " << valueString(f, s->value) << "\n";
+      break;
+    case StmtKind::For:
+      os << pad << "for " << s->var << " in range(" << s->begin.str() << ", " << s->end.str()
+         << ", " << s->step.str() << "):\n";
+      printStmts(f, s->body, indent + 1, os);
+      break;
+    case StmtKind::If:
+      os << pad << "if " << s->cond.str() << ":\n";
+      printStmts(f, s->body, indent + 1, os);
+      if (!s->orelse.empty()) {
+        os << pad << "else:\n";
+        printStmts(f, s->orelse, indent + 1, os);
+      }
+      break;
+    }
+  }
+}
+
+} // namespace
+
+std::string print(const Function &f) {
+  std::ostringstream os;
+  os << "kernel " << f.spec.name << "(";
+  for (size_t i = 0; i < f.spec.arranged.size(); ++i)
+    os << (i ? ", " : "") << f.spec.arranged[i].name << ": " << f.spec.arranged[i].layout.str();
+  os << "):\n";
+  for (const PaddedExtent &p : f.padded) {
+    os << "  # " << p.symbol << " = next power of two of max(";
+    for (size_t i = 0; i < p.actuals.size(); ++i)
+      os << (i ? ", " : "") << p.actuals[i].str();
+    os << "), at most " << p.upperBound << "\n";
+  }
+  printStmts(f, f.body, 1, os);
+  return os.str();
+}
+
+} // namespace ntc::kir

@@ -1,0 +1,164 @@
+//===- KernelIR.h - the application as tile operations --------------------===//
+//
+// The kernel IR is what one program does: statements (local definitions, stores to
+// arranged parameters, `for` loops over symbolic extents, `if` on compile-time
+// conditions) over typed tile values (static dtype and shape; shapes are symbolic
+// integers until a variant fixes the meta-parameters). Nodes are immutable and shared
+// through cheap handles, in Halide's style.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/DType.h"
+#include "ir/Kernel.h"
+#include "support/SymExpr.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ntc::kir {
+
+/// The static type of a tile value: element type and shape (rank 0 = scalar).
+struct TileType {
+  DType dtype = DType::Float32;
+  std::vector<Expr> shape;
+  std::string str() const;
+};
+
+/// Kinds of tile values.
+enum class ValueKind {
+  Load,        ///< load of an arranged parameter's tile (param, subscripts)
+  ScalarParam, ///< a run-time or compile-time scalar parameter
+  Constant,    ///< a number (weakly typed: adopts the other operand's dtype)
+  Index,       ///< a symbolic integer (loop index, size) as a scalar
+  Local,       ///< the current value of a local variable
+  Full,        ///< a tile filled with a constant
+  Arange,      ///< start, start+1, ..., end-1
+  Unary,       ///< elementwise function (op: "neg", "exp", "not", ...)
+  Binary,      ///< elementwise operator (op: "add", "lt", "maximum", ...)
+  Where,       ///< where(cond, a, b)
+  Cast,        ///< element type conversion
+  Reduce,      ///< sum/max/min/argmax over an axis or all
+  Dot,         ///< matrix product with accumulation type = result dtype
+  Trans,       ///< 2-D transpose
+  ExpandDims,  ///< insert a size-1 axis
+  BroadcastTo, ///< broadcast to a shape
+  Offsets,     ///< source coordinates of an access along one source dimension
+  Rand,        ///< Philox uniform [0, 1) from (seed, offsets)
+};
+
+struct ValueNode;
+/// A handle to an immutable tile value.
+using Value = std::shared_ptr<const ValueNode>;
+
+/// One tile value.
+struct ValueNode {
+  ValueKind kind = ValueKind::Constant;
+  TileType type;
+  std::string op;                ///< Unary/Binary/Reduce operation name
+  std::vector<Value> operands;   ///< inputs
+  int param = -1;                ///< Load/ScalarParam/Offsets: index into arranged params
+  std::vector<Expr> subscripts;  ///< Load/Offsets: indices of the middle levels
+  Expr integer;                  ///< Index: the value; Arange: start; Offsets: source dim
+  Expr integer2;                 ///< Arange: end
+  double number = 0;             ///< Constant/Full: the value
+  bool weak = false;             ///< Constant: adopts the other operand's dtype
+  int64_t axis = -1;             ///< Reduce/ExpandDims: axis; -1 with allAxes = everything
+  bool allAxes = false;          ///< Reduce over every axis
+  std::string local;             ///< Local: variable name
+};
+
+/// Kinds of statements.
+enum class StmtKind { Define, Assign, Store, For, If };
+
+/// A compile-time condition (on meta-parameters and constexpr scalars).
+struct Cond {
+  enum class Kind { True, False, NonZero, Less, LessEqual, Equal, Not, And, Or };
+  Kind kind = Kind::True;
+  Expr a, b;
+  std::vector<Cond> operands;
+  /// The condition with the given symbol values; Kind::True/False when decided.
+  Cond substitute(const std::map<std::string, Expr> &values) const;
+  std::string str() const;
+};
+
+struct StmtNode;
+/// A handle to an immutable statement.
+using Stmt = std::shared_ptr<const StmtNode>;
+
+/// One statement.
+struct StmtNode {
+  StmtKind kind = StmtKind::Define;
+  std::string var;              ///< Define/Assign: local name; For: loop index symbol name
+  Value value;                  ///< Define/Assign/Store: the value
+  int param = -1;               ///< Store: arranged parameter
+  std::vector<Expr> subscripts; ///< Store: indices of the middle levels
+  Expr begin, end, step;        ///< For
+  Cond cond;                    ///< If
+  std::vector<Stmt> body;       ///< For body, If then-branch
+  std::vector<Stmt> orelse;     ///< If else-branch
+};
+
+/// A padded tile extent: run-time sizes used as tile extents are compiled for powers of
+/// two up to `upperBound` and masked down to the real size. All run-time extents with the
+/// same upper bound share one stand-in symbol, chosen at launch as the next power of two
+/// of the largest of them (masks use each real extent, so sharing is always correct and
+/// keeps tiles of tied sizes, such as a softmax's input and output rows, the same shape).
+struct PaddedExtent {
+  std::string symbol;          ///< the compile-time stand-in used in tile shapes
+  std::vector<Expr> actuals;   ///< the run-time extents it stands for
+  int64_t upperBound;          ///< a power of two
+  int64_t value = 0;           ///< the compiled extent, once a variant is specialized
+};
+
+/// The application of one kernel in kernel IR.
+struct Function {
+  KernelSpec spec;
+  std::vector<Stmt> body;
+  std::vector<PaddedExtent> padded;
+};
+
+// ---- constructors (type inference and checks live in these) -------------------------------
+
+/// Thrown for type and shape errors; the front end adds the source location.
+struct TypeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Value makeLoad(int param, std::vector<Expr> subscripts, TileType type);
+Value makeScalarParam(int param, DType dtype);
+Value makeConstant(double value, DType dtype, bool weak);
+Value makeIndex(Expr value);
+Value makeLocal(const std::string &name, TileType type);
+Value makeFull(std::vector<Expr> shape, double value, DType dtype);
+Value makeArange(Expr begin, Expr end);
+Value makeUnary(const std::string &op, Value x);
+Value makeBinary(const std::string &op, Value a, Value b);
+Value makeWhere(Value cond, Value a, Value b);
+Value makeCast(Value x, DType dtype);
+Value makeReduce(const std::string &op, Value x, std::optional<int64_t> axis);
+Value makeDot(Value a, Value b);
+Value makeTrans(Value x);
+Value makeExpandDims(Value x, int64_t axis);
+Value makeBroadcastTo(Value x, std::vector<Expr> shape);
+/// Source coordinates along source dimension `dim` of the access (type computed by the caller
+/// from the layout).
+Value makeOffsets(int param, std::vector<Expr> subscripts, int64_t dim, TileType type);
+Value makeRand(Value seed, Value offsets);
+
+Stmt makeDefine(const std::string &name, Value v);
+Stmt makeAssign(const std::string &name, Value v);
+Stmt makeStore(int param, std::vector<Expr> subscripts, Value v);
+Stmt makeFor(const std::string &index, Expr begin, Expr end, Expr step, std::vector<Stmt> body);
+Stmt makeIf(Cond cond, std::vector<Stmt> then, std::vector<Stmt> orelse);
+
+/// NumPy broadcasting of two shapes; throws TypeError when they are incompatible.
+std::vector<Expr> broadcastShapes(const std::vector<Expr> &a, const std::vector<Expr> &b);
+/// The dtype two operands are promoted to (see docs/kernel-ir.md).
+DType promote(const Value &a, const Value &b);
+
+/// Readable listing of a function (`--emit ir`).
+std::string print(const Function &f);
+
+} // namespace ntc::kir

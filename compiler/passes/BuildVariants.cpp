@@ -1,0 +1,65 @@
+//===- BuildVariants.cpp - the set of compiled variants -------------------===//
+#include "passes/Passes.h"
+
+namespace ntc::passes {
+
+namespace {
+
+/// Smallest padded tile extent compiled (smaller run-time extents use it, masked).
+constexpr int64_t kMinPaddedExtent = 16;
+
+using Axis = std::pair<std::string, std::vector<int64_t>>;
+
+std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
+  std::vector<int64_t> v;
+  for (int64_t p = 1; p <= hi; p *= 2)
+    if (p >= lo)
+      v.push_back(p);
+  return v;
+}
+
+} // namespace
+
+std::map<std::string, int64_t> defaultMetaValues(const KernelSpec &spec) {
+  std::map<std::string, int64_t> values;
+  for (const MetaParam &m : spec.metas)
+    values[m.name] = m.lo;
+  return values;
+}
+
+std::vector<Variant> buildVariants(const kir::Function &f, Target target) {
+  std::vector<Axis> axes;
+  for (const MetaParam &m : f.spec.metas)
+    axes.push_back({m.name, target == Target::Cpu ? std::vector<int64_t>{m.lo}
+                                                  : powersOfTwo(m.lo, m.hi)});
+  for (const kir::PaddedExtent &p : f.padded)
+    axes.push_back({p.symbol, powersOfTwo(std::min(kMinPaddedExtent, p.upperBound), p.upperBound)});
+  for (const ParamSpec &p : f.spec.params)
+    if (p.kind == ParamSpec::Kind::Constexpr && p.dtype != DType::Float64) {
+      std::vector<int64_t> values;
+      for (double v : p.constexprValues)
+        values.push_back(static_cast<int64_t>(v));
+      axes.push_back({p.name, values});
+    }
+  std::vector<Variant> variants{Variant{}};
+  for (const auto &[name, values] : axes) {
+    std::vector<Variant> next;
+    for (const Variant &v : variants)
+      for (int64_t value : values) {
+        Variant w = v;
+        w.values[name] = value;
+        next.push_back(w);
+      }
+    variants = std::move(next);
+  }
+  std::vector<Variant> result;
+  for (bool wide : {false, true})
+    for (Variant v : variants) {
+      v.index64 = wide;
+      v.suffix = "v" + std::to_string(result.size());
+      result.push_back(v);
+    }
+  return result;
+}
+
+} // namespace ntc::passes

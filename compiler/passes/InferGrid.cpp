@@ -1,0 +1,147 @@
+//===- InferGrid.cpp - the launch grid and the run-time size ties ---------===//
+#include "passes/Passes.h"
+
+#include <functional>
+#include <set>
+
+namespace ntc::passes {
+
+namespace {
+
+/// "lhs.shape[1]" for the size symbol "lhs_size_1" of a kernel parameter.
+std::string describe(const KernelSpec &spec, const Expr &e) {
+  if (e.kind() == ExprKind::Symbol)
+    for (const ParamSpec &p : spec.params)
+      for (int d = 0; d < p.ndim; ++d)
+        if (p.sizeSymbol(d) == e.symbolName())
+          return p.name + ".shape[" + std::to_string(d) + "]";
+  return e.str();
+}
+
+bool isSizeSymbol(const KernelSpec &spec, const Expr &e) {
+  return describe(spec, e) != e.str();
+}
+
+/// Match two extents that have the same structure up to the size symbols; the pairs of
+/// differing symbols are what must agree. Returns false when the structures differ.
+bool matchStructure(const KernelSpec &spec, const Expr &a, const Expr &b,
+                    std::vector<std::pair<Expr, Expr>> &pairs) {
+  if (a == b)
+    return true;
+  if (isSizeSymbol(spec, a) && isSizeSymbol(spec, b)) {
+    pairs.emplace_back(a, b);
+    return true;
+  }
+  if (a.kind() != b.kind() || a.operands().size() != b.operands().size() || a.isConst() ||
+      a.kind() == ExprKind::Symbol)
+    return false;
+  if (a.kind() == ExprKind::Mul && a.coefficient() != b.coefficient())
+    return false;
+  for (size_t i = 0; i < a.operands().size(); ++i)
+    if (!matchStructure(spec, a.operands()[i], b.operands()[i], pairs))
+      return false;
+  return true;
+}
+
+class TieCollector {
+public:
+  explicit TieCollector(const KernelSpec &spec) : spec_(spec) {}
+
+  void tie(const Expr &a, const Expr &b, const std::string &whatA, const std::string &whatB) {
+    if (a == b)
+      return;
+    std::vector<std::pair<Expr, Expr>> pairs;
+    if (matchStructure(spec_, a, b, pairs)) {
+      for (const auto &[x, y] : pairs)
+        add({x, y, describe(spec_, x), describe(spec_, y)});
+      return;
+    }
+    add({a, b, whatA, whatB});
+  }
+
+  std::vector<ShapeTie> ties;
+
+private:
+  void add(ShapeTie t) {
+    std::string key = t.a.key() + "=" + t.b.key(), reverse = t.b.key() + "=" + t.a.key();
+    if (seen_.count(key) || seen_.count(reverse))
+      return;
+    seen_.insert(key);
+    ties.push_back(std::move(t));
+  }
+  const KernelSpec &spec_;
+  std::set<std::string> seen_;
+};
+
+/// Extent of the j-th middle dimension (levels between the grid and the tile) of a param.
+std::optional<Expr> middleExtent(const Layout &l, size_t j) {
+  for (size_t level = 1; level + 1 < l.levels().size(); ++level) {
+    const auto &dims = l.levels()[level].dims;
+    if (j < dims.size())
+      return dims[j].extent;
+    j -= dims.size();
+  }
+  return std::nullopt;
+}
+
+void collectLoopTies(const kir::Function &f, const std::vector<kir::Stmt> &body,
+                     std::vector<const kir::StmtNode *> &loops, TieCollector &ties) {
+  std::function<void(const kir::Value &)> visit = [&](const kir::Value &v) {
+    if (v->kind == kir::ValueKind::Load || v->kind == kir::ValueKind::Offsets) {
+      const Layout &l = f.spec.arranged[v->param].layout;
+      for (size_t j = 0; j < v->subscripts.size(); ++j)
+        for (const kir::StmtNode *loop : loops)
+          if (v->subscripts[j].kind() == ExprKind::Symbol &&
+              v->subscripts[j].symbolName() == loop->var && loop->begin == Expr(0) &&
+              loop->step == Expr(1))
+            if (auto extent = middleExtent(l, j))
+              ties.tie(loop->end, *extent, "the loop bound " + loop->end.str(),
+                       "inner level " + std::to_string(j) + " of '" +
+                           f.spec.arranged[v->param].name + "' (" + extent->str() + ")");
+    }
+    for (const kir::Value &o : v->operands)
+      visit(o);
+  };
+  for (const kir::Stmt &s : body) {
+    if (s->value)
+      visit(s->value);
+    if (s->kind == kir::StmtKind::For) {
+      loops.push_back(s.get());
+      collectLoopTies(f, s->body, loops, ties);
+      loops.pop_back();
+    } else {
+      collectLoopTies(f, s->body, loops, ties);
+      collectLoopTies(f, s->orelse, loops, ties);
+    }
+  }
+}
+
+} // namespace
+
+GridInfo inferGrid(const kir::Function &f) {
+  const KernelSpec &spec = f.spec;
+  GridInfo grid;
+  TieCollector ties(spec);
+  for (size_t i = 0; i < spec.arranged.size(); ++i) {
+    const ArrangedParam &a = spec.arranged[i];
+    if (spec.params[a.source].kind != ParamSpec::Kind::Tensor)
+      continue;
+    std::vector<Expr> shape = a.layout.levels()[0].shape();
+    if (grid.anchor < 0) {
+      grid.anchor = static_cast<int>(i);
+      grid.extents = shape;
+      continue;
+    }
+    for (size_t d = 0; d < shape.size() && d < grid.extents.size(); ++d)
+      ties.tie(grid.extents[d], shape[d],
+               "level 0 of '" + spec.arranged[grid.anchor].name + "' (dimension " +
+                   std::to_string(d) + ")",
+               "level 0 of '" + a.name + "' (dimension " + std::to_string(d) + ")");
+  }
+  std::vector<const kir::StmtNode *> loops;
+  collectLoopTies(f, f.body, loops, ties);
+  grid.ties = std::move(ties.ties);
+  return grid;
+}
+
+} // namespace ntc::passes

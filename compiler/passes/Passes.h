@@ -1,0 +1,93 @@
+//===- Passes.h - the compiler's passes -----------------------------------===//
+//
+// Each pass is one function in one file of this folder; Pipeline.cpp runs them in order.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/KernelIR.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ntc::passes {
+
+/// A run-time check that two extents agree (sizes the arrangement ties together).
+struct ShapeTie {
+  Expr a, b;
+  std::string whatA, whatB; ///< how to name each side in a message ("lhs.shape[0]")
+};
+
+/// The launch grid and the size checks the wrapper performs before launching.
+struct GridInfo {
+  int anchor = -1;            ///< arranged parameter whose level 0 defines the grid (-1: none)
+  std::vector<Expr> extents;  ///< level-0 extents of the anchor, outermost first
+  std::vector<ShapeTie> ties; ///< extents that must be equal at run time
+};
+
+/// Problems that make a kernel invalid at compile time.
+struct VerifyError {
+  std::string message;
+};
+
+/// verify: the outermost levels of all arranged tensors must agree. Returns the
+/// problems it can prove at compile time (e.g. ranks or constant extents differ).
+std::vector<VerifyError> verifyLaunchGrid(const KernelSpec &spec);
+
+/// infer-grid: the grid (level 0 of the first tensor parameter) and the run-time ties:
+/// level-0 extents of every tensor against the anchor, and the extents of inner levels
+/// walked by one loop index (`for k < lhs.shape(0)` ... `rhs[k]` ties lhs's and rhs's K).
+GridInfo inferGrid(const kir::Function &f);
+
+/// A compiled variant: values of meta-parameters, padded extents and constexpr scalars,
+/// and the index width.
+struct Variant {
+  std::map<std::string, int64_t> values;
+  bool index64 = false;
+  std::string suffix; ///< unique, readable name part ("v3")
+};
+
+/// Which target the variants are built for.
+enum class Target { Cpu, Cuda };
+
+/// build-variants: the cross product of meta-parameter values (the default only on the
+/// CPU), padded tile extents (powers of two), constexpr scalar values and index widths.
+std::vector<Variant> buildVariants(const kir::Function &f, Target target);
+
+/// The meta-parameter values used without a tuning table (the lower bound).
+std::map<std::string, int64_t> defaultMetaValues(const KernelSpec &spec);
+
+/// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
+/// check that every tile shape became a constant. Throws std::runtime_error otherwise.
+kir::Function specialize(const kir::Function &f, const std::map<std::string, int64_t> &values);
+
+/// One bound check of an access mask: lo <= value (when checkLower) and value < extent
+/// (when checkUpper).
+struct MaskTerm {
+  Expr value, extent;
+  bool checkLower = true, checkUpper = true;
+};
+
+/// Source coordinates and mask of an access, in terms of the program coordinates
+/// `pid0, pid1...` (the anchor's level 0), the subscripts and the lane indices
+/// `lane0, lane1...` of the tile.
+struct Access {
+  std::vector<Expr> coords;
+  std::vector<MaskTerm> mask;
+  std::vector<Expr> laneExtents; ///< the tile's (compile-time) extents
+};
+
+/// resolve-access: coordinates and mask of param[subscripts] in a specialized function.
+Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> &subscripts);
+
+/// simplify-mask: drop the mask terms that always hold (a lane below a full tile's
+/// extent, non-negative coordinates, program coordinates inside the grid).
+void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param);
+
+/// Name of the program coordinate symbol of grid dimension d.
+std::string programCoordinate(size_t d);
+/// Name of the lane index symbol of tile dimension d.
+std::string laneIndex(size_t d);
+
+} // namespace ntc::passes

@@ -1,0 +1,54 @@
+//===- ResolveAccess.cpp - coordinates and mask of one tile access --------===//
+#include "passes/Passes.h"
+
+#include <stdexcept>
+
+namespace ntc::passes {
+
+std::string programCoordinate(size_t d) { return "pid" + std::to_string(d); }
+std::string laneIndex(size_t d) { return "lane" + std::to_string(d); }
+
+Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> &subscripts) {
+  const Layout &l = f.spec.arranged[param].layout;
+  const auto &levels = l.levels();
+  std::map<std::string, Expr> subst;
+  Access access;
+  // Level 0: the program's coordinates.
+  for (size_t d = 0; d < levels[0].dims.size(); ++d)
+    subst[levels[0].dims[d].index.symbolName()] =
+        Expr::symbol(programCoordinate(d), {0, std::nullopt});
+  // Middle levels: the subscripts.
+  size_t j = 0;
+  for (size_t level = 1; level + 1 < levels.size(); ++level)
+    for (const Dim &dim : levels[level].dims) {
+      if (j >= subscripts.size())
+        throw std::logic_error("resolveAccess: too few subscripts");
+      subst[dim.index.symbolName()] = subscripts[j++];
+    }
+  // The tile: lane indices over the (padded, compile-time) tile extents.
+  if (levels.size() >= 2) {
+    const auto &tile = levels.back().dims;
+    std::map<std::string, Expr> padded;
+    for (const kir::PaddedExtent &p : f.padded)
+      for (const Expr &a : p.actuals)
+        padded[a.key()] = p.value > 0 ? Expr(p.value) : Expr::symbol(p.symbol);
+    for (size_t d = 0; d < tile.size(); ++d) {
+      Expr extent = tile[d].extent;
+      auto it = padded.find(extent.key());
+      if (!extent.isConst() && it != padded.end())
+        extent = it->second;
+      access.laneExtents.push_back(extent);
+      Interval range{0, std::nullopt};
+      if (auto c = extent.asConst())
+        range.hi = *c - 1;
+      subst[tile[d].index.symbolName()] = Expr::symbol(laneIndex(d), range);
+    }
+  }
+  for (const Expr &c : l.coords())
+    access.coords.push_back(c.substitute(subst));
+  for (const IndexBound &b : l.bounds())
+    access.mask.push_back({b.value.substitute(subst), b.extent, true, true});
+  return access;
+}
+
+} // namespace ntc::passes
