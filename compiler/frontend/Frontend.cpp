@@ -4,6 +4,7 @@
 #include "frontend/ApplicationChecker.h"
 #include "frontend/ApplicationTranslator.h"
 #include "frontend/ArrangementEvaluator.h"
+#include "frontend/WrittenParams.h"
 #include "support/Diagnostics.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -44,6 +45,7 @@ public:
         KernelSpec spec = evaluator.evaluateKernel(k, application);
         if (!names.insert(spec.name).second)
           throw SourceError(k->getSourceRange(), "kernel '" + spec.name + "' is declared twice");
+        applyNamedAxes(spec, k, application);
         checkApplication(application);
         result_.kernels.push_back(translateApplication(application, spec));
       } catch (const SourceError &error) {

@@ -1,7 +1,12 @@
 //===- Commands.cpp - what the ntc driver does ----------------------------===//
 #include "Commands.h"
 
+#include "codegen/Codegen.h"
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <ostream>
 
@@ -173,6 +178,85 @@ int evalParam(const std::vector<KernelSpec> &kernels, const std::string &name, c
   return 0;
 }
 
+/// Write `contents` to `path` unless it already holds exactly that (so builds that depend on
+/// the file are not redone); through a temporary file, so a failure leaves no partial file.
+bool writeIfChanged(const std::filesystem::path &path, const std::string &contents,
+                    std::ostream &err) {
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (in) {
+      std::ostringstream old;
+      old << in.rdbuf();
+      if (old.str() == contents)
+        return true;
+    }
+  }
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << contents;
+    if (!out) {
+      err << "ntc: error: cannot write '" << tmp.string() << "'\n";
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    err << "ntc: error: cannot write '" << path.string() << "': " << ec.message() << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// Generate the files of one kernel source into the output directory.
+int generate(const DriverOptions &o, const std::string &input,
+             const std::vector<kir::Function> &kernels, std::ostream &err) {
+  std::filesystem::path source(input);
+  std::string stem = source.stem().string();
+  std::vector<codegen::GeneratedFile> files;
+  try {
+    if (o.target == "cpu") {
+      files = codegen::generateCpu(kernels, stem, source.filename().string());
+    } else {
+      err << "ntc: error: the cuda target is not implemented yet; use --target cpu\n";
+      return kUserError;
+    }
+  } catch (const std::exception &e) {
+    err << "ntc: error: " << input << ": " << e.what() << "\n";
+    return kUserError;
+  }
+  auto wants = [&](const std::string &what) {
+    return o.emit.empty() || std::find(o.emit.begin(), o.emit.end(), what) != o.emit.end();
+  };
+  std::vector<codegen::GeneratedFile> selected;
+  for (codegen::GeneratedFile &f : files) {
+    std::string ext = std::filesystem::path(f.name).extension().string().substr(1);
+    if (wants(ext))
+      selected.push_back(std::move(f));
+  }
+  if (std::find(o.emit.begin(), o.emit.end(), "ir") != o.emit.end()) {
+    std::string ir;
+    for (const kir::Function &f : kernels)
+      ir += kir::print(f);
+    selected.push_back({stem + ".ir", ir});
+  }
+  if (std::find(o.emit.begin(), o.emit.end(), "layout") != o.emit.end()) {
+    std::string layout;
+    for (const kir::Function &f : kernels)
+      for (const ArrangedParam &a : f.spec.arranged)
+        layout += f.spec.name + "." + a.name + ": " + a.layout.str() + "\n";
+    selected.push_back({stem + ".layout", layout});
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(o.outputDir, ec);
+  for (const codegen::GeneratedFile &f : selected)
+    if (!writeIfChanged(std::filesystem::path(o.outputDir) / f.name, f.contents, err))
+      return kUserError;
+  return 0;
+}
+
 } // namespace
 
 int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
@@ -185,10 +269,17 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
   }
   std::vector<KernelSpec> kernels;
   std::vector<kir::Function> functions;
+  std::vector<std::pair<std::string, std::vector<kir::Function>>> perInput;
   bool ok = true;
   for (const std::string &input : o.inputs) {
-    FrontendResult r = runFrontend(input, o.frontend);
+    FrontendOptions frontend = o.frontend;
+    if (!frontend.depfile.empty() && !o.outputDir.empty())
+      frontend.depTarget =
+          (std::filesystem::path(o.outputDir) /
+           (std::filesystem::path(input).stem().string() + ".h")).string();
+    FrontendResult r = runFrontend(input, frontend);
     ok = ok && r.ok;
+    perInput.emplace_back(input, r.kernels);
     for (kir::Function &k : r.kernels)
       if (o.kernels.empty() ||
           std::find(o.kernels.begin(), o.kernels.end(), k.spec.name) != o.kernels.end()) {
@@ -216,6 +307,16 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
   if (o.outputDir.empty() && std::find(o.emit.begin(), o.emit.end(), "ir") != o.emit.end())
     for (const kir::Function &f : functions)
       out << kir::print(f);
+  if (!o.outputDir.empty())
+    for (auto &[input, all] : perInput) {
+      std::vector<kir::Function> selected;
+      for (kir::Function &f : all)
+        if (o.kernels.empty() ||
+            std::find(o.kernels.begin(), o.kernels.end(), f.spec.name) != o.kernels.end())
+          selected.push_back(std::move(f));
+      if (int rc = generate(o, input, selected, err))
+        return rc;
+    }
   return 0;
 }
 

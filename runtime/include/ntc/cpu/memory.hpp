@@ -30,6 +30,16 @@ template <class F> void for_each_index(const Shape &shape, F &&f) {
 }
 } // namespace detail
 
+/// A tile of `shape` whose element at index I is f(I) (converted to T); used for the source
+/// coordinates of an access (x.offsets(d)).
+template <class T, class F> Tile<T> generate(Shape shape, F &&f) {
+  Tile<T> t{std::move(shape), {}};
+  t.data.resize(std::size_t(shape_numel(t.shape)));
+  detail::for_each_index(t.shape,
+                         [&](int64_t i, const int64_t *index) { t.data[i] = T(f(index)); });
+  return t;
+}
+
 /// Loads a tile of `shape`: the element at index I is base[offset(I)], or `other` (converted
 /// to T) where offset(I) is negative (masked).
 template <class T, class O, class F> Tile<T> load(const T *base, Shape shape, O other, F &&offset) {

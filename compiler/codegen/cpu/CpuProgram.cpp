@@ -1,0 +1,342 @@
+//===- CpuProgram.cpp - one program of a specialized kernel as C++ --------===//
+//
+// A program is one iteration of the grid: it unravels its program id into the grid
+// coordinates and runs the kernel IR's statements on ntc::cpu::Tile values. Every
+// integer index computation is done in the template parameter `Index` (int32_t or
+// int64_t, chosen at launch).
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/cpu/CpuProgram.h"
+
+#include "codegen/Codegen.h"
+#include "codegen/CppExpr.h"
+
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace ntc::codegen {
+
+using namespace kir;
+
+namespace {
+
+/// A C++ double literal (also inf and nan).
+std::string doubleLiteral(double v) {
+  if (std::isinf(v))
+    return v > 0 ? "std::numeric_limits<double>::infinity()"
+                 : "-std::numeric_limits<double>::infinity()";
+  if (std::isnan(v))
+    return "std::numeric_limits<double>::quiet_NaN()";
+  std::ostringstream os;
+  os << std::setprecision(17) << v;
+  std::string s = os.str();
+  if (s.find_first_of(".eE") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
+/// An emitted value: a C++ expression that is a Tile (isTile) or a plain element.
+struct Emitted {
+  std::string code;
+  bool isTile;
+};
+
+class ProgramEmitter {
+public:
+  ProgramEmitter(const Function &f, const passes::GridInfo &grid, std::ostringstream &os)
+      : f_(f), grid_(grid), os_(os) {
+    for (const ParamSpec &p : f.spec.params)
+      for (int d = 0; d < p.ndim; ++d) {
+        known_.insert(p.sizeSymbol(d));
+        known_.insert(p.name + "_stride_" + std::to_string(d));
+      }
+  }
+
+  void emit(const std::string &name) {
+    os_ << "template <class Index> void " << name << "(const " << f_.spec.name
+        << "_args &ntc_args, int64_t ntc_program) {\n";
+    indent_ = 1;
+    for (const ParamSpec &p : f_.spec.params)
+      for (int d = 0; d < p.ndim; ++d) {
+        line("[[maybe_unused]] const Index " + p.sizeSymbol(d) + " = static_cast<Index>(ntc_args." +
+             p.sizeSymbol(d) + ");");
+        std::string stride = p.name + "_stride_" + std::to_string(d);
+        line("[[maybe_unused]] const Index " + stride + " = static_cast<Index>(ntc_args." +
+             stride + ");");
+      }
+    line("// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
+    line("[[maybe_unused]] Index ntc_rest = static_cast<Index>(ntc_program);");
+    for (size_t d = grid_.extents.size(); d-- > 0;) {
+      std::string pid = passes::programCoordinate(d);
+      if (d == 0) {
+        line("[[maybe_unused]] const Index " + pid + " = ntc_rest;");
+      } else {
+        std::string extent = integer(grid_.extents[d]);
+        line("[[maybe_unused]] const Index " + pid + " = ntc_rest % " + extent + ";");
+        line("ntc_rest /= " + extent + ";");
+      }
+    }
+    stmts(f_.body);
+    os_ << "}\n\n";
+  }
+
+private:
+  void line(const std::string &s) { os_ << std::string(indent_ * 2, ' ') << s << "\n"; }
+
+  std::string name(const std::string &symbol) const {
+    if (known_.count(symbol) || symbol.rfind("pid", 0) == 0 || symbol.rfind("lane", 0) == 0)
+      return symbol;
+    return "l_" + symbol; // a loop index
+  }
+
+  std::string integer(const Expr &e) const {
+    return cppExpr(e, [this](const std::string &s) { return name(s); }, "Index");
+  }
+
+  std::string type(DType t) const { return cppElementType(t); }
+
+  // ---- statements --------------------------------------------------------------------------
+
+  void stmts(const std::vector<Stmt> &body) {
+    for (const Stmt &s : body) {
+      switch (s->kind) {
+      case StmtKind::Define:
+        line("auto t_" + s->var + " = " + tile(s->value) + ";");
+        break;
+      case StmtKind::Assign:
+        line("t_" + s->var + " = " + tile(s->value) + ";");
+        break;
+      case StmtKind::Store:
+        store(*s);
+        break;
+      case StmtKind::For:
+        line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) +
+             " < " + integer(s->end) + "; " + name(s->var) + " += " + integer(s->step) + ") {");
+        ++indent_;
+        stmts(s->body);
+        --indent_;
+        line("}");
+        break;
+      case StmtKind::If:
+        throw std::runtime_error("internal error: an undecided 'if' reached the CPU backend");
+      }
+    }
+  }
+
+  /// The lambda computing an element offset of param[subscripts] (or -1 where masked).
+  std::string offsetLambda(int param, const std::vector<Expr> &subscripts) {
+    passes::Access access = passes::resolveAccess(f_, param, subscripts);
+    passes::simplifyMask(access, grid_, f_, param);
+    const ParamSpec &src = f_.spec.params[f_.spec.arranged[param].source];
+    std::string pad(indent_ * 2 + 2, ' ');
+    std::string code = "[&](const int64_t *ntc_i) -> int64_t {\n";
+    for (size_t d = 0; d < access.laneExtents.size(); ++d)
+      code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +
+              " = static_cast<Index>(ntc_i[" + std::to_string(d) + "]);\n";
+    std::vector<std::string> checks;
+    for (const passes::MaskTerm &t : access.mask) {
+      std::string v = integer(t.value);
+      if (t.checkLower)
+        checks.push_back(v + " >= 0");
+      if (t.checkUpper)
+        checks.push_back(v + " < " + integer(t.extent));
+    }
+    if (!checks.empty()) {
+      code += pad + "if (!(";
+      for (size_t i = 0; i < checks.size(); ++i)
+        code += (i ? " && " : "") + checks[i];
+      code += "))\n" + pad + "  return -1;\n";
+    }
+    std::string offset;
+    for (size_t d = 0; d < access.coords.size(); ++d)
+      offset += (d ? " + " : "") + std::string("static_cast<int64_t>(") + integer(access.coords[d]) +
+                ") * static_cast<int64_t>(" + src.name + "_stride_" + std::to_string(d) + ")";
+    code += pad + "return " + (offset.empty() ? "0" : offset) + ";\n";
+    code += std::string(indent_ * 2, ' ') + "}";
+    return code;
+  }
+
+  void store(const StmtNode &s) {
+    const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
+    line("ntc::cpu::store(ntc_args." + src.name + ", " + tile(s.value) + ", " +
+         offsetLambda(s.param, s.subscripts) + ");");
+  }
+
+  // ---- values ------------------------------------------------------------------------------
+
+  std::string shapeList(const std::vector<Expr> &shape) {
+    std::string s = "ntc::cpu::Shape{";
+    for (size_t i = 0; i < shape.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(shape[i].constValue());
+    return s + "}";
+  }
+
+  std::string tile(const Value &v) {
+    Emitted e = value(v);
+    if (e.isTile)
+      return e.code;
+    return "ntc::cpu::scalar<" + type(v->type.dtype) + ">(" + e.code + ")";
+  }
+
+  /// The value converted to element type `t`.
+  std::string as(const Value &v, DType t) {
+    Emitted e = value(v);
+    if (v->type.dtype == t)
+      return e.code;
+    if (e.isTile)
+      return "ntc::cpu::cast<" + type(t) + ">(" + e.code + ")";
+    return "ntc::cpu::convert<" + type(t) + ">(" + e.code + ")";
+  }
+
+  /// The value as a tile of element type `t`.
+  std::string asTile(const Value &v, DType t) {
+    Emitted e = value(v);
+    std::string code = as(v, t);
+    return e.isTile ? code : "ntc::cpu::scalar<" + type(t) + ">(" + code + ")";
+  }
+
+  Emitted value(const Value &v) {
+    const std::string T = type(v->type.dtype);
+    switch (v->kind) {
+    case ValueKind::Load: {
+      const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
+      passes::Access access = passes::resolveAccess(f_, v->param, v->subscripts);
+      return {"ntc::cpu::load<" + T + ">(ntc_args." + src.name + ", " +
+                  shapeList(access.laneExtents) + ", " + doubleLiteral(src.other.value_or(0.0)) +
+                  ", " + offsetLambda(v->param, v->subscripts) + ")",
+              true};
+    }
+    case ValueKind::ScalarParam:
+      return {"ntc::cpu::convert<" + T + ">(ntc_args." +
+                  f_.spec.params[f_.spec.arranged[v->param].source].name + ")",
+              false};
+    case ValueKind::Constant:
+      return {"ntc::cpu::convert<" + T + ">(" + doubleLiteral(v->number) + ")", false};
+    case ValueKind::Index:
+      return {"static_cast<int64_t>(" + integer(v->integer) + ")", false};
+    case ValueKind::Local:
+      return {"t_" + v->local, true};
+    case ValueKind::Full:
+      return {"ntc::cpu::full<" + T + ">(" + shapeList(v->type.shape) + ", ntc::cpu::convert<" + T +
+                  ">(" + doubleLiteral(v->number) + "))",
+              true};
+    case ValueKind::Arange:
+      return {"ntc::cpu::arange<int32_t>(" + std::to_string(v->integer.constValue()) + ", " +
+                  std::to_string(v->integer2.constValue()) + ")",
+              true};
+    case ValueKind::Unary: {
+      const Value &x = v->operands[0];
+      Emitted e = value(x);
+      if (v->op == "neg")
+        return {"(-" + e.code + ")", e.isTile};
+      if (v->op == "not")
+        return {"(!" + e.code + ")", e.isTile};
+      return {"ntc::cpu::" + v->op + "(" + as(x, v->type.dtype) + ")", e.isTile};
+    }
+    case ValueKind::Binary:
+      return binary(v);
+    case ValueKind::Where:
+      return {"ntc::cpu::where(" + value(v->operands[0]).code + ", " +
+                  asTile(v->operands[1], v->type.dtype) + ", " +
+                  asTile(v->operands[2], v->type.dtype) + ")",
+              true};
+    case ValueKind::Cast:
+      return {as(v->operands[0], v->type.dtype), value(v->operands[0]).isTile};
+    case ValueKind::Reduce: {
+      std::string call = "ntc::cpu::" + v->op + "(" +
+                         asTile(v->operands[0], v->operands[0]->type.dtype) +
+                         (v->allAxes ? "" : ", " + std::to_string(v->axis)) + ")";
+      return {"ntc::cpu::cast<" + T + ">(" + call + ")", true};
+    }
+    case ValueKind::Dot: {
+      DType in = promote(v->operands[0], v->operands[1]);
+      return {"ntc::cpu::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
+                  asTile(v->operands[1], in) + ")",
+              true};
+    }
+    case ValueKind::Trans:
+      return {"ntc::cpu::trans(" + asTile(v->operands[0], v->type.dtype) + ")", true};
+    case ValueKind::ExpandDims:
+      return {"ntc::cpu::expand_dims(" + asTile(v->operands[0], v->type.dtype) + ", " +
+                  std::to_string(v->axis) + ")",
+              true};
+    case ValueKind::BroadcastTo:
+      return {"ntc::cpu::broadcast_to(" + asTile(v->operands[0], v->type.dtype) + ", " +
+                  shapeList(v->type.shape) + ")",
+              true};
+    case ValueKind::Offsets:
+      return {offsets(v), true};
+    case ValueKind::Rand: {
+      Emitted seed = value(v->operands[0]);
+      std::string s = seed.isTile ? seed.code + ".item()" : seed.code;
+      return {"ntc::cpu::rand(" + s + ", " + asTile(v->operands[1], v->operands[1]->type.dtype) +
+                  ")",
+              true};
+    }
+    }
+    throw std::runtime_error("internal error: unknown value kind");
+  }
+
+  Emitted binary(const Value &v) {
+    static const std::map<std::string, std::string> infix = {
+        {"add", "+"}, {"sub", "-"}, {"mul", "*"},  {"div", "/"},  {"mod", "%"},
+        {"lt", "<"},  {"le", "<="}, {"gt", ">"},   {"ge", ">="},  {"eq", "=="},
+        {"ne", "!="}, {"and", "&"}, {"or", "|"},   {"xor", "^"}};
+    const Value &a = v->operands[0], &b = v->operands[1];
+    bool compare = v->type.dtype == DType::Bool && v->op != "and" && v->op != "or" &&
+                   v->op != "xor";
+    DType operand = compare ? promote(a, b) : v->type.dtype;
+    bool isTile = value(a).isTile || value(b).isTile;
+    std::string x = as(a, operand), y = as(b, operand);
+    if (!value(a).isTile && !value(b).isTile) // two elements: make one a tile for the library
+      x = "ntc::cpu::scalar<" + type(operand) + ">(" + x + ")", isTile = true;
+    auto it = infix.find(v->op);
+    if (it != infix.end())
+      return {"(" + x + " " + it->second + " " + y + ")", isTile};
+    return {"ntc::cpu::" + v->op + "(" + x + ", " + y + ")", isTile};
+  }
+
+  std::string offsets(const Value &v) {
+    passes::Access access = passes::resolveAccess(f_, v->param, v->subscripts);
+    int64_t dim = v->integer.constValue();
+    // Which tile dimensions the result spans: one (the coordinate varies along one lane), all,
+    // or none.
+    std::vector<std::string> symbols;
+    access.coords[dim].collectSymbols(symbols);
+    std::vector<size_t> used;
+    for (size_t d = 0; d < access.laneExtents.size(); ++d)
+      if (std::find(symbols.begin(), symbols.end(), passes::laneIndex(d)) != symbols.end())
+        used.push_back(d);
+    std::string pad(indent_ * 2 + 2, ' ');
+    std::string code = "ntc::cpu::generate<int64_t>(" + shapeList(v->type.shape) +
+                       ", [&](const int64_t *ntc_i) -> int64_t {\n";
+    if (v->type.shape.size() == access.laneExtents.size()) {
+      for (size_t d = 0; d < access.laneExtents.size(); ++d)
+        code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +
+                " = static_cast<Index>(ntc_i[" + std::to_string(d) + "]);\n";
+    } else if (used.size() == 1) {
+      code += pad + "const Index " + passes::laneIndex(used[0]) +
+              " = static_cast<Index>(ntc_i[0]);\n";
+    }
+    code += pad + "return static_cast<int64_t>(" + integer(access.coords[dim]) + ");\n";
+    return code + std::string(indent_ * 2, ' ') + "})";
+  }
+
+  const Function &f_;
+  const passes::GridInfo &grid_;
+  std::ostringstream &os_;
+  std::set<std::string> known_;
+  int indent_ = 0;
+};
+
+} // namespace
+
+void emitCpuProgram(const kir::Function &specialized, const passes::GridInfo &grid,
+                    const std::string &name, std::ostringstream &os) {
+  ProgramEmitter(specialized, grid, os).emit(name);
+}
+
+} // namespace ntc::codegen

@@ -1,0 +1,253 @@
+//===- HostWrapper.cpp - C-ABI wrappers, headers and kernel descriptions --===//
+#include "codegen/host/HostWrapper.h"
+
+#include "codegen/Codegen.h"
+#include "codegen/CppExpr.h"
+
+#include <algorithm>
+
+namespace ntc::codegen {
+
+namespace {
+
+std::string quote(const std::string &s) { return "\"" + s + "\""; }
+
+std::string identity(const std::string &s) { return s; }
+
+std::string int64Expr(const Expr &e) { return cppExpr(e, identity, "int64_t"); }
+
+bool isTensor(const ParamSpec &p) { return p.kind == ParamSpec::Kind::Tensor; }
+
+std::string constexprType(const ParamSpec &p) {
+  return p.dtype == DType::Float64 ? "double" : "int64_t";
+}
+
+std::string formatValue(double v) {
+  if (v == static_cast<double>(static_cast<int64_t>(v)))
+    return std::to_string(static_cast<int64_t>(v));
+  return std::to_string(v);
+}
+
+} // namespace
+
+std::string cppElementType(DType t) {
+  switch (t) {
+  case DType::Float16:
+    return "ntc::cpu::float16";
+  case DType::BFloat16:
+    return "ntc::cpu::bfloat16";
+  case DType::Float32:
+    return "float";
+  case DType::Float64:
+    return "double";
+  case DType::Int8:
+    return "int8_t";
+  case DType::Int16:
+    return "int16_t";
+  case DType::Int32:
+    return "int32_t";
+  case DType::Int64:
+    return "int64_t";
+  case DType::UInt8:
+    return "uint8_t";
+  case DType::UInt16:
+    return "uint16_t";
+  case DType::UInt32:
+    return "uint32_t";
+  case DType::UInt64:
+    return "uint64_t";
+  case DType::Bool:
+    return "bool";
+  case DType::Float8E4M3:
+    return "ntc::cpu::float8_e4m3";
+  case DType::Float8E5M2:
+    return "ntc::cpu::float8_e5m2";
+  }
+  return "float";
+}
+
+std::string cScalarType(DType t) {
+  switch (t) {
+  case DType::Float16:
+  case DType::BFloat16:
+  case DType::Float32:
+  case DType::Float8E4M3:
+  case DType::Float8E5M2:
+    return "float";
+  case DType::Float64:
+    return "double";
+  default:
+    return cppElementType(t);
+  }
+}
+
+std::string dlpackDType(DType t) {
+  std::string n = dtypeName(t);
+  return "ntc::rt::dtypes::" + (n == "bool" ? std::string("bool_") : n);
+}
+
+std::string wrapperPrototype(const kir::Function &f) {
+  std::string s = "ntc_status_t " + f.spec.name + "(";
+  for (const ParamSpec &p : f.spec.params) {
+    if (isTensor(p))
+      s += "const DLTensor *" + p.name;
+    else if (p.kind == ParamSpec::Kind::Constexpr)
+      s += constexprType(p) + " " + p.name;
+    else
+      s += cScalarType(p.dtype) + " " + p.name;
+    s += ", ";
+  }
+  return s + "ntc_stream_t stream)";
+}
+
+void emitArgsStruct(const kir::Function &f, const std::string &, std::ostringstream &os) {
+  os << "/// Arguments of " << f.spec.name
+     << ": data pointers, sizes and strides (in elements), scalars.\n";
+  os << "struct " << f.spec.name << "_args {\n";
+  for (const ParamSpec &p : f.spec.params) {
+    if (isTensor(p)) {
+      os << "  " << cppElementType(p.dtype) << " *" << p.name << " = nullptr;\n";
+      for (int d = 0; d < p.ndim; ++d)
+        os << "  int64_t " << p.sizeSymbol(d) << " = 0;\n  int64_t " << p.name << "_stride_" << d
+           << " = 0;\n";
+    } else if (p.kind == ParamSpec::Kind::Constexpr) {
+      os << "  " << constexprType(p) << " " << p.name << " = 0;\n";
+    } else {
+      os << "  " << cScalarType(p.dtype) << " " << p.name << " = 0;\n";
+    }
+  }
+  os << "};\n\n";
+}
+
+void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
+                 const std::vector<passes::Variant> &variants, const std::string &target,
+                 const LaunchEmitter &launch, std::ostringstream &os) {
+  const std::string &k = f.spec.name;
+  const std::string device = target == "cuda" ? "kDLCUDA" : "kDLCPU";
+  os << "extern \"C\" " << wrapperPrototype(f) << " {\n";
+  os << "  static_cast<void>(stream);\n";
+  os << "  return ntc::rt::guard(" << quote(k) << ", [&]() -> ntc_status_t {\n";
+  os << "    ntc_status_t ntc_status = NTC_SUCCESS;\n";
+  for (const ParamSpec &p : f.spec.params)
+    if (isTensor(p))
+      os << "    if ((ntc_status = ntc::rt::check_tensor(" << quote(k) << ", " << p.name << ", "
+         << quote(p.name) << ", " << p.ndim << ", " << dlpackDType(p.dtype) << ", " << device
+         << ")))\n      return ntc_status;\n";
+  os << "    " << k << "_args ntc_args;\n";
+  for (const ParamSpec &p : f.spec.params) {
+    if (isTensor(p)) {
+      os << "    ntc_args." << p.name << " = ntc::rt::data<" << cppElementType(p.dtype) << ">("
+         << p.name << ");\n";
+      for (int d = 0; d < p.ndim; ++d)
+        os << "    ntc_args." << p.sizeSymbol(d) << " = ntc::rt::size(" << p.name << ", " << d
+           << ");\n    ntc_args." << p.name << "_stride_" << d << " = ntc::rt::stride(" << p.name
+           << ", " << d << ");\n";
+      continue;
+    }
+    if (p.kind == ParamSpec::Kind::Constexpr) {
+      std::string cond, allowed;
+      for (size_t i = 0; i < p.constexprValues.size(); ++i) {
+        cond += (i ? " || " : "") + p.name + " == " + formatValue(p.constexprValues[i]);
+        allowed += (i ? ", " : "") + formatValue(p.constexprValues[i]);
+      }
+      os << "    if (!(" << cond << "))\n      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
+         << quote(k + ": parameter '" + p.name + "' is ") << " + std::to_string(" << p.name
+         << ") + " << quote(", expected one of " + allowed) << ");\n";
+    }
+    os << "    ntc_args." << p.name << " = " << p.name << ";\n";
+  }
+  for (const ParamSpec &p : f.spec.params)
+    for (int d = 0; d < p.ndim; ++d)
+      os << "    [[maybe_unused]] const int64_t " << p.sizeSymbol(d) << " = ntc_args."
+         << p.sizeSymbol(d) << ";\n";
+  if (!grid.ties.empty())
+    os << "    // Sizes the arrangement ties together.\n";
+  for (const passes::ShapeTie &t : grid.ties)
+    os << "    if ((ntc_status = ntc::rt::check_equal(" << quote(k) << ", " << quote(t.whatA)
+       << ", " << int64Expr(t.a) << ", " << quote(t.whatB) << ", " << int64Expr(t.b)
+       << ")))\n      return ntc_status;\n";
+  os << "    // The launch grid: level 0 of '"
+     << (grid.anchor >= 0 ? f.spec.arranged[grid.anchor].name : std::string("-")) << "'.\n";
+  std::string gridExpr = "1";
+  for (const Expr &e : grid.extents)
+    gridExpr += " * " + int64Expr(e);
+  os << "    const int64_t ntc_grid = " << gridExpr << ";\n";
+  os << "    if (ntc_grid <= 0)\n      return NTC_SUCCESS;\n";
+  for (const kir::PaddedExtent &p : f.padded) {
+    std::string actuals, names;
+    for (size_t i = 0; i < p.actuals.size(); ++i) {
+      actuals += (i ? ", " : "") + int64Expr(p.actuals[i]);
+      names += (i ? ", " : "") + p.actuals[i].str();
+    }
+    int64_t lowest = std::min<int64_t>(16, p.upperBound);
+    os << "    // Tile extent for the run-time size(s) " << names << ".\n";
+    os << "    const int64_t " << p.symbol << " = std::max<int64_t>(" << lowest
+       << ", ntc::rt::next_pow2(std::max<int64_t>({" << actuals << "})));\n";
+    os << "    if (" << p.symbol << " > " << p.upperBound
+       << ")\n      return ntc::rt::fail(NTC_ERROR_UNSUPPORTED, "
+       << quote(k + ": a tile extent of ") << " + std::to_string(std::max<int64_t>({" << actuals
+       << "})) + " << quote(" (" + names + ") exceeds the upper bound " +
+                           std::to_string(p.upperBound) +
+                           "; declare a larger one with .upper_bound(dim, n)")
+       << ");\n";
+  }
+  for (const auto &[name, value] : variants.front().values)
+    if (std::any_of(f.spec.metas.begin(), f.spec.metas.end(),
+                    [&](const MetaParam &m) { return m.name == name; }))
+      os << "    const int64_t " << name << " = " << value << "; // meta-parameter (default)\n";
+  os << "    const bool ntc_index64 = !(true";
+  for (const ParamSpec &p : f.spec.params)
+    if (isTensor(p))
+      os << " && ntc::rt::index_fits_int32(" << p.name << ")";
+  os << ");\n";
+  for (const passes::Variant &v : variants) {
+    std::string cond = v.index64 ? "ntc_index64" : "!ntc_index64";
+    for (const auto &[name, value] : v.values)
+      cond += " && " + name + " == " + std::to_string(value);
+    os << "    if (" << cond << ") {\n" << launch(v) << "    }\n";
+  }
+  os << "    return ntc::rt::fail(NTC_ERROR_UNSUPPORTED, "
+     << quote(k + ": no compiled variant matches these arguments") << ");\n";
+  os << "  });\n}\n\n";
+}
+
+void emitInfo(const kir::Function &f, const std::string &target, std::ostringstream &os) {
+  const std::string &k = f.spec.name;
+  os << "static const ntc_param_info_t " << k << "_param_info[] = {\n";
+  for (const ParamSpec &p : f.spec.params)
+    os << "    {" << quote(p.name) << ", "
+       << (isTensor(p) ? "NTC_PARAM_TENSOR" : "NTC_PARAM_SCALAR") << ", " << p.ndim << ", "
+       << dlpackDType(p.dtype) << "},\n";
+  os << "};\n\n";
+  os << "extern \"C\" const ntc_kernel_info_t *ntc_" << k << "_info(void) {\n";
+  os << "  static const ntc_kernel_info_t info = {" << quote(k) << ", " << f.spec.params.size()
+     << ", " << k << "_param_info, " << quote(target) << "};\n";
+  os << "  return &info;\n}\n\n";
+}
+
+std::string emitHeader(const std::vector<kir::Function> &kernels, const std::string &stem,
+                       const std::string &sourceName) {
+  std::string guard = "NTC_GENERATED_";
+  for (char c : stem)
+    guard += std::isalnum(static_cast<unsigned char>(c))
+                 ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+                 : '_';
+  guard += "_H";
+  std::ostringstream os;
+  os << "// Generated by ntc from " << sourceName << ". Do not edit.\n";
+  os << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <ntc/runtime.h>\n\n";
+  os << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (const kir::Function &f : kernels) {
+    os << "/* " << f.spec.name << ": arranged parameters\n";
+    for (const ArrangedParam &a : f.spec.arranged)
+      os << " *   " << a.name << ": " << a.layout.str() << "\n";
+    os << " * Returns NTC_SUCCESS or a status with a message in ntc_last_error(). */\n";
+    os << wrapperPrototype(f) << ";\n";
+    os << "/* Description of " << f.spec.name << "'s parameters for generic runners. */\n";
+    os << "const ntc_kernel_info_t *ntc_" << f.spec.name << "_info(void);\n\n";
+  }
+  os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
+  return os.str();
+}
+
+} // namespace ntc::codegen

@@ -1,0 +1,32 @@
+//===- WrittenParams.h - which application parameters are stored to -------===//
+//
+// The named-axis rule (passes/NamedAxes.h) takes its program axes from the tensors the
+// application writes. `writtenParams` finds them on the Clang AST: a parameter is written
+// when the application (or a helper, application or lambda it calls with the parameter as
+// a non-const `nt::Tile &` argument) assigns to it: `x = ...`, `x[k] = ...`, `x += ...`.
+// `applyNamedAxes` runs the lowering on a kernel and turns its problems into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/Kernel.h"
+
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+} // namespace clang
+
+namespace ntc {
+
+/// One entry per parameter of `application`: true when the application stores to it.
+std::vector<bool> writtenParams(const clang::FunctionDecl *application);
+
+/// Lower the named axes of `spec` (the kernel declared by `kernelDecl`, whose application
+/// is `application`). Every problem is reported at the NT_KERNEL declaration, with notes at
+/// the tensors involved (the arguments of the arrangement's nt::arrange call); the last one
+/// is thrown as SourceError so that the kernel is skipped.
+void applyNamedAxes(KernelSpec &spec, const clang::FunctionDecl *kernelDecl,
+                    const clang::FunctionDecl *application);
+
+} // namespace ntc
