@@ -3,6 +3,7 @@
 
 #include "ir/KernelIR.h"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,8 @@ struct GeneratedFile {
 /// `sourceName` is quoted in comments (a file name, never an absolute path). Throws
 /// std::runtime_error when a kernel cannot be compiled for the target.
 std::vector<GeneratedFile> generateCpu(const std::vector<kir::Function> &kernels,
-                                       const std::string &stem, const std::string &sourceName);
+                                       const std::string &stem, const std::string &sourceName,
+                                       std::ostream *trace = nullptr);
 
 /// The C++ element type of a dtype in generated code ("float", "ntc::cpu::float16", ...).
 std::string cppElementType(DType t);

@@ -4,6 +4,7 @@
 #include "frontend/ApplicationChecker.h"
 #include "frontend/ApplicationTranslator.h"
 #include "frontend/ArrangementEvaluator.h"
+#include "passes/Passes.h"
 #include "frontend/WrittenParams.h"
 #include "support/Diagnostics.h"
 
@@ -46,6 +47,10 @@ public:
         if (!names.insert(spec.name).second)
           throw SourceError(k->getSourceRange(), "kernel '" + spec.name + "' is declared twice");
         applyNamedAxes(spec, k, application);
+        for (const passes::VerifyError &e : passes::verifyLaunchGrid(spec))
+          throw SourceError(k->getSourceRange(), e.message)
+              .note(application->getSourceRange(),
+                    "the application's parameters are the arranged tensors in this order");
         checkApplication(application);
         result_.kernels.push_back(translateApplication(application, spec));
       } catch (const SourceError &error) {

@@ -121,6 +121,29 @@ Layout lower(const Layout &x, const std::vector<std::string> &own,
   return l;
 }
 
+/// Apply `f` to level `level` of `l` (at or below its focus).
+template <class F> Layout mapLevel(const Layout &l, size_t level, F f) {
+  if (level == l.focus())
+    return f(l);
+  return l.withInner(mapLevel(l.dtype(), level, f));
+}
+
+/// Drop from the tile (the innermost level) the dims of program axes tiled by the constant
+/// 1: the program indexes them, as the classic bmm's `tile({1, BM, BK})` followed by
+/// `dtype().squeeze(0)`. A tile is never emptied this way.
+Layout squeezeUnitProgramDims(const Layout &l, const std::vector<std::string> &G) {
+  if (l.levels().size() < 2)
+    return l;
+  const auto &tile = l.levels().back().dims;
+  std::vector<int64_t> drop;
+  for (size_t d = 0; d < tile.size(); ++d)
+    if (contains(G, tile[d].axis) && tile[d].extent == Expr(1))
+      drop.push_back(static_cast<int64_t>(d));
+  if (drop.empty() || drop.size() == tile.size())
+    return l;
+  return mapLevel(l, l.levels().size() - 1, [&](const Layout &t) { return t.squeeze(drop); });
+}
+
 } // namespace
 
 std::vector<std::string> namedAxes(const Layout &layout) {
@@ -267,9 +290,12 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
   for (size_t d = 0; d < G.size(); ++d)
     extents[G[d]] = spec.arranged[anchor].layout.levels()[0].dims[d].extent;
   std::vector<Layout> lowered;
-  for (int i : named)
-    lowered.push_back(axes[i] == G ? spec.arranged[i].layout
-                                   : lower(spec.arranged[i].layout, axes[i], G, extents));
+  for (int i : named) {
+    Layout l = spec.arranged[i].layout;
+    if (axes[i] != G)
+      l = lower(l, axes[i], G, extents);
+    lowered.push_back(squeezeUnitProgramDims(l, G));
+  }
   for (size_t j = 0; j < named.size(); ++j)
     spec.arranged[named[j]].layout = lowered[j];
   return errors;

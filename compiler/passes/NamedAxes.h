@@ -11,7 +11,9 @@
 //   * an axis it has that is not in G becomes an iterated level inserted between level 0
 //     and the tile (tile({1 | -1, ...}) + squeeze), several in the tensor's own order,
 //
-// and level 0 is permuted to G's order. So `lhs.axes("m", "k").tile({BM, BK})` written
+// and level 0 is permuted to G's order. Finally a program axis tiled by the constant 1 is
+// dropped from the tile (the classic bmm's `tile({1, BM, BK})` + `dtype().squeeze(0)`), unless
+// that would leave the tile without dimensions. So `lhs.axes("m", "k").tile({BM, BK})` written
 // beside `output.axes("m", "n").tile({BM, BN})` becomes exactly
 // `lhs.tile({BM, BK}).tile({1, -1}).expand({-1, output.shape(1)})` + `dtype().squeeze(0)`.
 // Kernels without named tensors are left unchanged.

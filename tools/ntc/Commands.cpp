@@ -218,7 +218,8 @@ int generate(const DriverOptions &o, const std::string &input,
   std::vector<codegen::GeneratedFile> files;
   try {
     if (o.target == "cpu") {
-      files = codegen::generateCpu(kernels, stem, source.filename().string());
+      files = codegen::generateCpu(kernels, stem, source.filename().string(),
+                                    o.printIrAfterAll ? &err : nullptr);
     } else {
       err << "ntc: error: the cuda target is not implemented yet; use --target cpu\n";
       return kUserError;

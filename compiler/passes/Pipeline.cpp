@@ -1,0 +1,73 @@
+//===- Pipeline.cpp - the passes, in order --------------------------------===//
+//
+//   translate (front end) -> verify-launch-grid (front end) -> infer-grid ->
+//   build-variants -> specialize (per variant) -> resolve-access + simplify-mask (per
+//   access, called by the code generators)
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Pipeline.h"
+
+namespace ntc::passes {
+
+namespace {
+
+void printGrid(const kir::Function &f, const GridInfo &grid, std::ostream &os) {
+  os << "grid of " << f.spec.name << ": " << shapeString(grid.extents) << " (level 0 of '"
+     << (grid.anchor >= 0 ? f.spec.arranged[grid.anchor].name : std::string("-")) << "')\n";
+  for (const ShapeTie &t : grid.ties)
+    os << "  tie: " << t.whatA << " == " << t.whatB << "\n";
+}
+
+GridInfo fixMetas(GridInfo grid, const std::map<std::string, int64_t> &values) {
+  std::map<std::string, Expr> subst;
+  for (const auto &[name, v] : values)
+    subst[name] = Expr(v);
+  for (Expr &e : grid.extents)
+    e = e.substitute(subst);
+  for (ShapeTie &t : grid.ties) {
+    t.a = t.a.substitute(subst);
+    t.b = t.b.substitute(subst);
+  }
+  return grid;
+}
+
+} // namespace
+
+CompiledKernel runPipeline(const kir::Function &f, Target target, std::ostream *trace) {
+  CompiledKernel k;
+  k.function = f;
+  if (trace)
+    *trace << "// -----// IR after translate //----- //\n" << kir::print(f);
+  k.grid = fixMetas(inferGrid(f), defaultMetaValues(f.spec));
+  if (trace) {
+    *trace << "// -----// after infer-grid //----- //\n";
+    printGrid(f, k.grid, *trace);
+  }
+  k.variants = buildVariants(f, target);
+  if (trace) {
+    *trace << "// -----// after build-variants //----- //\n";
+    for (const Variant &v : k.variants) {
+      *trace << v.suffix << ": index" << (v.index64 ? "64" : "32");
+      for (const auto &[name, value] : v.values)
+        *trace << " " << name << "=" << value;
+      *trace << "\n";
+    }
+  }
+  for (const Variant &v : k.variants) {
+    bool seen = false;
+    for (const auto &[values, fn] : k.specializations)
+      seen = seen || values == v.values;
+    if (seen)
+      continue;
+    k.specializations.emplace_back(v.values, specialize(f, v.values));
+    if (trace) {
+      *trace << "// -----// IR after specialize (";
+      for (const auto &[name, value] : v.values)
+        *trace << " " << name << "=" << value;
+      *trace << " ) //----- //\n" << kir::print(k.specializations.back().second);
+    }
+  }
+  return k;
+}
+
+} // namespace ntc::passes
