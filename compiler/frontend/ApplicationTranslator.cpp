@@ -219,7 +219,9 @@ private:
     return makeLoad(p.param, p.subs, tileTypeOf(p.param));
   }
 
-  /// Shape seen at a parameter view: the next level, or the tile once fully indexed.
+  /// Shape seen at a parameter view: the next level, or the tile once fully indexed. These
+  /// are the real extents (a run-time row length stays `x_size_1`); tile constructors such
+  /// as ntl::zeros pad them.
   std::vector<Expr> viewShape(const TV &p) {
     const auto &levels = layout(p.param).levels();
     size_t consumed = 0;
@@ -228,7 +230,7 @@ private:
         return levels[l].shape();
       consumed += levels[l].dims.size();
     }
-    return tileTypeOf(p.param).shape;
+    return levels.size() >= 2 ? levels.back().shape() : std::vector<Expr>{};
   }
 
   // ---- conversions -------------------------------------------------------------------------

@@ -132,11 +132,12 @@ GridInfo inferGrid(const kir::Function &f) {
       grid.extents = shape;
       continue;
     }
-    for (size_t d = 0; d < shape.size() && d < grid.extents.size(); ++d)
-      ties.tie(grid.extents[d], shape[d],
+    std::vector<size_t> mine = gridDims(shape), anchor = gridDims(grid.extents);
+    for (size_t j = 0; j < mine.size() && j < anchor.size(); ++j)
+      ties.tie(grid.extents[anchor[j]], shape[mine[j]],
                "level 0 of '" + spec.arranged[grid.anchor].name + "' (dimension " +
-                   std::to_string(d) + ")",
-               "level 0 of '" + a.name + "' (dimension " + std::to_string(d) + ")");
+                   std::to_string(anchor[j]) + ")",
+               "level 0 of '" + a.name + "' (dimension " + std::to_string(mine[j]) + ")");
   }
   std::vector<const kir::StmtNode *> loops;
   collectLoopTies(f, f.body, loops, ties);

@@ -85,6 +85,11 @@ Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> 
 /// extent, non-negative coordinates, program coordinates inside the grid).
 void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param);
 
+/// Positions of the level-0 dimensions that are not the constant 1. Level-0 shapes of all
+/// tensors must agree on these (NineToothed unravels the program id over each tensor's own
+/// level 0, so `(n, 1)` and `(n,)` launch the same programs).
+std::vector<size_t> gridDims(const std::vector<Expr> &level0);
+
 /// Name of the program coordinate symbol of grid dimension d.
 std::string programCoordinate(size_t d);
 /// Name of the lane index symbol of tile dimension d.

@@ -13,10 +13,22 @@ Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> 
   const auto &levels = l.levels();
   std::map<std::string, Expr> subst;
   Access access;
-  // Level 0: the program's coordinates.
-  for (size_t d = 0; d < levels[0].dims.size(); ++d)
-    subst[levels[0].dims[d].index.symbolName()] =
-        Expr::symbol(programCoordinate(d), {0, std::nullopt});
+  // Level 0: the program's coordinates; the grid is level 0 of the first tensor, and this
+  // tensor's dimensions other than 1 take its dimensions other than 1 in order.
+  std::vector<Expr> anchorShape;
+  for (const ArrangedParam &a : f.spec.arranged)
+    if (f.spec.params[a.source].kind == ParamSpec::Kind::Tensor) {
+      anchorShape = a.layout.levels()[0].shape();
+      break;
+    }
+  std::vector<size_t> anchorDims = gridDims(anchorShape);
+  size_t next = 0;
+  for (const Dim &dim : levels[0].dims) {
+    Expr coordinate(0);
+    if (dim.extent != Expr(1) && next < anchorDims.size())
+      coordinate = Expr::symbol(programCoordinate(anchorDims[next++]), {0, std::nullopt});
+    subst[dim.index.symbolName()] = coordinate;
+  }
   // Middle levels: the subscripts.
   size_t j = 0;
   for (size_t level = 1; level + 1 < levels.size(); ++level)

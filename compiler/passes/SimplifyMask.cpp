@@ -14,7 +14,7 @@ void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, 
     if (provablyLess(t.value, t.extent))
       t.checkUpper = false;
     // A program coordinate is inside its own grid dimension by construction.
-    if (t.value.kind() == ExprKind::Symbol && param == grid.anchor)
+    if (t.value.kind() == ExprKind::Symbol)
       for (size_t d = 0; d < grid.extents.size(); ++d)
         if (t.value.symbolName() == programCoordinate(d) && t.extent == grid.extents[d])
           t.checkUpper = false;

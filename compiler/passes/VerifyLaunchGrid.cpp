@@ -3,6 +3,14 @@
 
 namespace ntc::passes {
 
+std::vector<size_t> gridDims(const std::vector<Expr> &level0) {
+  std::vector<size_t> dims;
+  for (size_t d = 0; d < level0.size(); ++d)
+    if (level0[d] != Expr(1))
+      dims.push_back(d);
+  return dims;
+}
+
 std::vector<VerifyError> verifyLaunchGrid(const KernelSpec &spec) {
   std::vector<VerifyError> errors;
   const ArrangedParam *first = nullptr;
@@ -14,9 +22,10 @@ std::vector<VerifyError> verifyLaunchGrid(const KernelSpec &spec) {
       continue;
     }
     std::vector<Expr> x = first->layout.levels()[0].shape(), y = a.layout.levels()[0].shape();
-    bool differ = x.size() != y.size();
-    for (size_t d = 0; !differ && d < x.size(); ++d)
-      differ = x[d].isConst() && y[d].isConst() && x[d] != y[d];
+    std::vector<size_t> gx = gridDims(x), gy = gridDims(y);
+    bool differ = gx.size() != gy.size();
+    for (size_t d = 0; !differ && d < gx.size(); ++d)
+      differ = x[gx[d]].isConst() && y[gy[d]].isConst() && x[gx[d]] != y[gy[d]];
     if (differ)
       errors.push_back({"arranged tensors disagree on the outermost level (the launch grid): '" +
                         first->name + "' has shape " + shapeString(x) + " but '" + a.name +
