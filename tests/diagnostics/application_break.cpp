@@ -2,8 +2,9 @@
 #include <ntc/dsl.hpp>
 
 NT_ARRANGEMENT auto arrangement(nt::Tensor x, nt::Tensor y) {
-  auto y_arranged = y.tile({4}).tile({-1});
-  return nt::arrange(x.tile({4}), y_arranged);
+  auto x_arranged = x.tile({4});
+  auto y_arranged = y.tile({4}).tile({-1}).expand({x_arranged.shape(0)});
+  return nt::arrange(x_arranged, y_arranged);
 }
 
 NT_APPLICATION void with_break(nt::Tile x, nt::Tile y) {

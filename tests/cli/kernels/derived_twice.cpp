@@ -1,13 +1,14 @@
 // One intermediate tensor with two derivations (NineToothed's quirk 1: there the first one
 // breaks). `tiled` is permuted for `a` and tiled again for `b`; each must stay intact.
-// `second` returns (2, 1) -> (2,) -> (2, 3) and walks the middle level.
+// `second` returns (2, 1) -> (2,) -> (2, 3) and walks the middle level. The grids of x and y
+// agree, as every kernel's must.
 #include <ntc/dsl.hpp>
 
 NT_ARRANGEMENT auto first(nt::Tensor x, nt::Tensor y) {
   auto tiled = x.tile({2, 3});
   auto a = tiled.permute({1, 0});
   auto b = tiled.tile({1, -1});
-  return nt::arrange(a, y.tile({b.shape(0), b.shape(1)}));
+  return nt::arrange(a, y.tile({3, b.shape(0) + 1}));
 }
 
 NT_ARRANGEMENT auto second(nt::Tensor x, nt::Tensor y) {
@@ -15,7 +16,7 @@ NT_ARRANGEMENT auto second(nt::Tensor x, nt::Tensor y) {
   auto a = tiled.permute({1, 0});
   auto b = tiled.tile({1, -1});
   b.dtype() = b.dtype().squeeze(0);
-  return nt::arrange(b, y.tile({a.shape(0), a.shape(1)}));
+  return nt::arrange(b, y.tile({a.shape(0), -1}));
 }
 
 NT_APPLICATION void application(nt::Tile x, nt::Tile y) { y = y + ntl::sum(x); }
