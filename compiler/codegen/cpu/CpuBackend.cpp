@@ -22,7 +22,7 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
   // One program template per specialization; the index width is its template argument.
   std::map<std::map<std::string, int64_t>, std::string> programs;
   os << "namespace {\n\n";
-  emitArgsStruct(f, "", os);
+  emitArgsStruct(f, "cpu", os);
   for (const auto &[values, specialized] : k.specializations) {
     std::string name = f.spec.name + "_program" + std::to_string(programs.size());
     programs[values] = name;

@@ -100,13 +100,30 @@ std::string wrapperPrototype(const kir::Function &f) {
   return s + "ntc_stream_t stream)";
 }
 
-void emitArgsStruct(const kir::Function &f, const std::string &, std::ostringstream &os) {
+std::string elementType(DType t, const std::string &target) {
+  if (target != "cuda")
+    return cppElementType(t);
+  switch (t) {
+  case DType::Float16:
+    return "ntc::dev::float16";
+  case DType::BFloat16:
+    return "ntc::dev::bfloat16";
+  case DType::Float8E4M3:
+    return "ntc::dev::float8_e4m3";
+  case DType::Float8E5M2:
+    return "ntc::dev::float8_e5m2";
+  default:
+    return cppElementType(t);
+  }
+}
+
+void emitArgsStruct(const kir::Function &f, const std::string &target, std::ostringstream &os) {
   os << "/// Arguments of " << f.spec.name
      << ": data pointers, sizes and strides (in elements), scalars.\n";
   os << "struct " << f.spec.name << "_args {\n";
   for (const ParamSpec &p : f.spec.params) {
     if (isTensor(p)) {
-      os << "  " << cppElementType(p.dtype) << " *" << p.name << " = nullptr;\n";
+      os << "  " << elementType(p.dtype, target) << " *" << p.name << " = nullptr;\n";
       for (int d = 0; d < p.ndim; ++d)
         os << "  int64_t " << p.sizeSymbol(d) << " = 0;\n  int64_t " << p.name << "_stride_" << d
            << " = 0;\n";
@@ -136,7 +153,7 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   os << "    " << k << "_args ntc_args;\n";
   for (const ParamSpec &p : f.spec.params) {
     if (isTensor(p)) {
-      os << "    ntc_args." << p.name << " = ntc::rt::data<" << cppElementType(p.dtype) << ">("
+      os << "    ntc_args." << p.name << " = ntc::rt::data<" << elementType(p.dtype, target) << ">("
          << p.name << ");\n";
       for (int d = 0; d < p.ndim; ++d)
         os << "    ntc_args." << p.sizeSymbol(d) << " = ntc::rt::size(" << p.name << ", " << d

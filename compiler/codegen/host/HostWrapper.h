@@ -14,9 +14,12 @@ namespace ntc::codegen {
 /// in `ntc_args`); returns a statement list ending in `return ...;`.
 using LaunchEmitter = std::function<std::string(const passes::Variant &)>;
 
-/// Emit the `<kernel>_args` struct: data pointers, sizes and strides, scalars.
-void emitArgsStruct(const kir::Function &f, const std::string &elementPrefix,
-                    std::ostringstream &os);
+/// Emit the `<kernel>_args` struct: data pointers, sizes and strides, scalars. `target`
+/// ("cpu" or "cuda") selects the element types of the data pointers.
+void emitArgsStruct(const kir::Function &f, const std::string &target, std::ostringstream &os);
+
+/// The element type of a dtype in code generated for `target`.
+std::string elementType(DType t, const std::string &target);
 
 /// Emit the extern "C" wrapper: validate every argument (rank, dtype, device, data,
 /// sizes tied by the arrangement, constexpr values, padded extents), compute the grid,
