@@ -156,8 +156,8 @@ private:
     function(callee, passed);
   }
 
-  std::set<std::pair<const clang::FunctionDecl *,
-                     std::vector<std::pair<const clang::ValueDecl *, int>>>>
+  std::set<
+      std::pair<const clang::FunctionDecl *, std::vector<std::pair<const clang::ValueDecl *, int>>>>
       visited_;
   int depth_ = 0;
 };
@@ -187,8 +187,7 @@ void findArrangeCalls(const clang::Stmt *s, std::vector<const clang::CallExpr *>
 /// nt::arrange call (or the declaration of the local variable passed there); the
 /// application's parameter when the call cannot be found.
 std::vector<clang::SourceRange> arrangedRanges(const clang::FunctionDecl *kernelDecl,
-                                               const clang::FunctionDecl *application,
-                                               size_t n) {
+                                               const clang::FunctionDecl *application, size_t n) {
   std::vector<clang::SourceRange> ranges;
   for (size_t i = 0; i < n; ++i)
     ranges.push_back(i < application->getNumParams()

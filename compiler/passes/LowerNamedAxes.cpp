@@ -169,14 +169,14 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
     if (a.source < 0 || spec.params[a.source].kind != ParamSpec::Kind::Tensor)
       continue;
     const auto &dims = a.layout.levels()[0].dims;
-    size_t withName = std::count_if(dims.begin(), dims.end(),
-                                    [](const Dim &d) { return !d.axis.empty(); });
+    size_t withName =
+        std::count_if(dims.begin(), dims.end(), [](const Dim &d) { return !d.axis.empty(); });
     if (withName == 0)
       continue;
     if (withName < dims.size()) {
-      size_t d = std::find_if(dims.begin(), dims.end(),
-                              [](const Dim &x) { return x.axis.empty(); }) -
-                 dims.begin();
+      size_t d =
+          std::find_if(dims.begin(), dims.end(), [](const Dim &x) { return x.axis.empty(); }) -
+          dims.begin();
       int p = static_cast<int>(i);
       errors.push_back({"the outer level of " + name(p) + " names some dimensions but not " +
                             "dimension " + std::to_string(d) +
@@ -203,8 +203,8 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
     }
     if (axes[i] != axes[anchor])
       errors.push_back({"the tensors the application writes disagree on the program axes: " +
-                            name(i) + " has axes " + axisList(axes[i]) + " but " +
-                            name(anchor) + " has " + axisList(axes[anchor]),
+                            name(i) + " has axes " + axisList(axes[i]) + " but " + name(anchor) +
+                            " has " + axisList(axes[anchor]),
                         i,
                         {{i, name(i) + " has axes " + axisList(axes[i])},
                          {anchor, name(anchor) + " has axes " + axisList(axes[anchor])}}});
@@ -217,8 +217,8 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
                      {{named[0], name(named[0]) + " names its axes here"}}};
     for (size_t i = 0; i < spec.arranged.size(); ++i)
       if (isWritten(i))
-        e.notes.push_back({static_cast<int>(i),
-                           name(static_cast<int>(i)) + " is written without axis names"});
+        e.notes.push_back(
+            {static_cast<int>(i), name(static_cast<int>(i)) + " is written without axis names"});
     errors.push_back(e);
   }
   if (!errors.empty())
@@ -254,14 +254,13 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
         continue;
       }
       if (tileSizesDiffer(spec, *x.tile, *firstTiled->tile)) {
-        errors.push_back(
-            {"axis '" + a + "' is tiled with " + x.tile->str() + " in " + name(x.param) +
-                 " but with " + firstTiled->tile->str() + " in " + name(firstTiled->param) +
-                 "; one axis needs one tile size",
-             x.param,
-             {{x.param, name(x.param) + " tiles '" + a + "' with " + x.tile->str()},
-              {firstTiled->param,
-               name(firstTiled->param) + " tiles '" + a + "' with " + firstTiled->tile->str()}}});
+        errors.push_back({"axis '" + a + "' is tiled with " + x.tile->str() + " in " +
+                              name(x.param) + " but with " + firstTiled->tile->str() + " in " +
+                              name(firstTiled->param) + "; one axis needs one tile size",
+                          x.param,
+                          {{x.param, name(x.param) + " tiles '" + a + "' with " + x.tile->str()},
+                           {firstTiled->param, name(firstTiled->param) + " tiles '" + a +
+                                                   "' with " + firstTiled->tile->str()}}});
         tileError = true;
         break;
       }
@@ -275,8 +274,8 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
                  " but " + u[0].extent.str() + " in " + name(u[0].param) +
                  "; tensors sharing an axis must agree on its extent",
              u[j].param,
-             {{u[j].param, name(u[j].param) + " has " + u[j].extent.str() + " tiles along '" +
-                               a + "'"},
+             {{u[j].param,
+               name(u[j].param) + " has " + u[j].extent.str() + " tiles along '" + a + "'"},
               {u[0].param,
                name(u[0].param) + " has " + u[0].extent.str() + " tiles along '" + a + "'"}}});
         break;

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Codegen.h"
-#include "codegen/cpu/CpuProgram.h"
+#include "codegen/cpu/CpuDialect.h"
 #include "codegen/host/HostWrapper.h"
 #include "passes/Pipeline.h"
 
@@ -32,7 +32,7 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
     if (values.empty())
       os << " no compile-time parameters";
     os << ".\n";
-    emitCpuProgram(specialized, k.grid, name, os);
+    emitProgram(specialized, k.grid, name, CpuDialect(), os);
   }
   os << "} // namespace\n\n";
   emitWrapper(f, k.grid, k.variants, "cpu",

@@ -53,6 +53,12 @@ template <class T, class O, class F> Tile<T> load(const T *base, Shape shape, O 
   return t;
 }
 
+/// load() with the shape first (the order the generated code uses for every creation
+/// function).
+template <class T, class O, class F> Tile<T> load(Shape shape, const T *base, O other, F &&offset) {
+  return load(base, std::move(shape), other, std::forward<F>(offset));
+}
+
 /// Stores `value`: the element at index I goes to base[offset(I)], converted to T (float →
 /// float16 rounds to nearest even; see convert()); elements whose offset is negative are skipped.
 template <class T, class U, class F> void store(T *base, const Tile<U> &value, F &&offset) {

@@ -210,6 +210,9 @@ template <class T> Tile<T> zeros(Shape shape) { return full<T>(std::move(shape),
 /// A rank-0 tile holding `value`.
 template <class T> Tile<T> scalar(T value) { return Tile<T>{{}, {value}}; }
 
+/// The 1-D tile [start, start + 1, …] of the given one-dimensional shape.
+template <class T = int32_t> Tile<T> arange(Shape shape, int64_t start);
+
 /// The 1-D tile [start, start + 1, …, end − 1] (int32 by default, as Triton's arange).
 template <class T = int32_t> Tile<T> arange(int64_t start, int64_t end) {
   if (end < start)
@@ -219,6 +222,12 @@ template <class T = int32_t> Tile<T> arange(int64_t start, int64_t end) {
   for (int64_t i = start; i < end; ++i)
     t.data[i - start] = convert<T>(i);
   return t;
+}
+
+template <class T> Tile<T> arange(Shape shape, int64_t start) {
+  if (shape.size() != 1)
+    throw std::logic_error("ntc::cpu::arange: the shape must be one-dimensional");
+  return arange<T>(start, start + shape[0]);
 }
 
 // --- elementwise --------------------------------------------------------------------------------

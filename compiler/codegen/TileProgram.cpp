@@ -1,14 +1,13 @@
-//===- CpuProgram.cpp - one program of a specialized kernel as C++ --------===//
+//===- TileProgram.cpp - one program of a specialized kernel --------------===//
 //
-// A program is one iteration of the grid: it unravels its program id into the grid
-// coordinates and runs the kernel IR's statements on ntc::cpu::Tile values. Every
-// integer index computation is done in the template parameter `Index` (int32_t or
-// int64_t, chosen at launch).
+// A program is one element of the grid: it unravels its program id into the grid
+// coordinates and runs the kernel IR's statements on tile values. Every integer index
+// computation is done in the template parameter `Index` (int32_t or int64_t, chosen at
+// launch).
 //
 //===----------------------------------------------------------------------===//
-#include "codegen/cpu/CpuProgram.h"
+#include "codegen/TileProgram.h"
 
-#include "codegen/Codegen.h"
 #include "codegen/CppExpr.h"
 
 #include <cmath>
@@ -46,8 +45,9 @@ struct Emitted {
 
 class ProgramEmitter {
 public:
-  ProgramEmitter(const Function &f, const passes::GridInfo &grid, std::ostringstream &os)
-      : f_(f), grid_(grid), os_(os) {
+  ProgramEmitter(const Function &f, const passes::GridInfo &grid, const Dialect &dialect,
+                 std::ostringstream &os)
+      : f_(f), grid_(grid), d_(dialect), ns_(dialect.ns()), os_(os) {
     for (const ParamSpec &p : f.spec.params)
       for (int d = 0; d < p.ndim; ++d) {
         known_.insert(p.sizeSymbol(d));
@@ -56,8 +56,7 @@ public:
   }
 
   void emit(const std::string &name) {
-    os_ << "template <class Index> void " << name << "(const " << f_.spec.name
-        << "_args &ntc_args, int64_t ntc_program) {\n";
+    os_ << d_.prologue(f_, name);
     indent_ = 1;
     for (const ParamSpec &p : f_.spec.params)
       for (int d = 0; d < p.ndim; ++d) {
@@ -80,7 +79,7 @@ public:
       }
     }
     stmts(f_.body);
-    os_ << "}\n\n";
+    os_ << d_.epilogue();
   }
 
 private:
@@ -96,7 +95,20 @@ private:
     return cppExpr(e, [this](const std::string &s) { return name(s); }, "Index");
   }
 
-  std::string type(DType t) const { return cppElementType(t); }
+  std::string type(DType t) const { return d_.element(t); }
+
+  static std::vector<int64_t> constShape(const std::vector<Expr> &shape) {
+    std::vector<int64_t> s;
+    for (const Expr &e : shape)
+      s.push_back(e.constValue());
+    return s;
+  }
+
+  /// `ns::fn<T...>(` for a creation function of a tile of this element type and shape.
+  std::string create(const std::string &fn, const std::string &element,
+                     const std::vector<Expr> &shape) const {
+    return ns_ + "::" + fn + d_.creation(fn, element, constShape(shape));
+  }
 
   // ---- statements --------------------------------------------------------------------------
 
@@ -132,7 +144,7 @@ private:
     passes::simplifyMask(access, grid_, f_, param);
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[param].source];
     std::string pad(indent_ * 2 + 2, ' ');
-    std::string code = "[&](const int64_t *ntc_i) -> int64_t {\n";
+    std::string code = "[&](const " + d_.laneIndexType() + " *ntc_i) -> long long {\n";
     for (size_t d = 0; d < access.laneExtents.size(); ++d)
       code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +
               " = static_cast<Index>(ntc_i[" + std::to_string(d) + "]);\n";
@@ -152,8 +164,9 @@ private:
     }
     std::string offset;
     for (size_t d = 0; d < access.coords.size(); ++d)
-      offset += (d ? " + " : "") + std::string("static_cast<int64_t>(") + integer(access.coords[d]) +
-                ") * static_cast<int64_t>(" + src.name + "_stride_" + std::to_string(d) + ")";
+      offset += (d ? " + " : "") + std::string("static_cast<long long>(") +
+                integer(access.coords[d]) + ") * static_cast<long long>(" + src.name +
+                "_stride_" + std::to_string(d) + ")";
     code += pad + "return " + (offset.empty() ? "0" : offset) + ";\n";
     code += std::string(indent_ * 2, ' ') + "}";
     return code;
@@ -161,24 +174,17 @@ private:
 
   void store(const StmtNode &s) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
-    line("ntc::cpu::store(ntc_args." + src.name + ", " + tile(s.value) + ", " +
+    line(ns_ + "::store(ntc_args." + src.name + ", " + tile(s.value) + ", " +
          offsetLambda(s.param, s.subscripts) + ");");
   }
 
   // ---- values ------------------------------------------------------------------------------
 
-  std::string shapeList(const std::vector<Expr> &shape) {
-    std::string s = "ntc::cpu::Shape{";
-    for (size_t i = 0; i < shape.size(); ++i)
-      s += (i ? ", " : "") + std::to_string(shape[i].constValue());
-    return s + "}";
-  }
-
   std::string tile(const Value &v) {
     Emitted e = value(v);
     if (e.isTile)
       return e.code;
-    return "ntc::cpu::scalar<" + type(v->type.dtype) + ">(" + e.code + ")";
+    return create("scalar", type(v->type.dtype), {}) + e.code + ")";
   }
 
   /// The value converted to element type `t`.
@@ -187,45 +193,59 @@ private:
     if (v->type.dtype == t)
       return e.code;
     if (e.isTile)
-      return "ntc::cpu::cast<" + type(t) + ">(" + e.code + ")";
-    return "ntc::cpu::convert<" + type(t) + ">(" + e.code + ")";
+      return ns_ + "::cast<" + type(t) + ">(" + e.code + ")";
+    return ns_ + "::convert<" + type(t) + ">(" + e.code + ")";
   }
 
   /// The value as a tile of element type `t`.
   std::string asTile(const Value &v, DType t) {
     Emitted e = value(v);
     std::string code = as(v, t);
-    return e.isTile ? code : "ntc::cpu::scalar<" + type(t) + ">(" + code + ")";
+    return e.isTile ? code : create("scalar", type(t), {}) + code + ")";
+  }
+
+  /// The value as a tile of element type `t` and, when the dialect needs explicit
+  /// broadcasting, of the given shape.
+  std::string operand(const Value &v, DType t, const std::vector<Expr> &shape) {
+    Emitted e = value(v);
+    if (!e.isTile || !d_.explicitBroadcast() || v->type.shape == shape)
+      return e.isTile ? as(v, t) : as(v, t);
+    int64_t numel = 1;
+    for (const Expr &x : v->type.shape)
+      numel *= x.constValue();
+    if (numel == 1 && v->type.shape.size() == 0)
+      return as(v, t); // rank-0 tiles are held by every thread
+    return d_.broadcastTo(as(v, t), constShape(shape));
   }
 
   Emitted value(const Value &v) {
     const std::string T = type(v->type.dtype);
+    const std::string scratch = d_.scratch();
     switch (v->kind) {
     case ValueKind::Load: {
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
-      passes::Access access = passes::resolveAccess(f_, v->param, v->subscripts);
-      return {"ntc::cpu::load<" + T + ">(ntc_args." + src.name + ", " +
-                  shapeList(access.laneExtents) + ", " + doubleLiteral(src.other.value_or(0.0)) +
-                  ", " + offsetLambda(v->param, v->subscripts) + ")",
+      return {create("load", T, v->type.shape) + "ntc_args." + src.name + ", " + ns_ +
+                  "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) + "), " +
+                  offsetLambda(v->param, v->subscripts) + ")",
               true};
     }
     case ValueKind::ScalarParam:
-      return {"ntc::cpu::convert<" + T + ">(ntc_args." +
+      return {ns_ + "::convert<" + T + ">(ntc_args." +
                   f_.spec.params[f_.spec.arranged[v->param].source].name + ")",
               false};
     case ValueKind::Constant:
-      return {"ntc::cpu::convert<" + T + ">(" + doubleLiteral(v->number) + ")", false};
+      return {ns_ + "::convert<" + T + ">(" + doubleLiteral(v->number) + ")", false};
     case ValueKind::Index:
       return {"static_cast<int64_t>(" + integer(v->integer) + ")", false};
     case ValueKind::Local:
       return {"t_" + v->local, true};
     case ValueKind::Full:
-      return {"ntc::cpu::full<" + T + ">(" + shapeList(v->type.shape) + ", ntc::cpu::convert<" + T +
-                  ">(" + doubleLiteral(v->number) + "))",
+      return {create("full", T, v->type.shape) + ns_ + "::convert<" + T + ">(" +
+                  doubleLiteral(v->number) + "))",
               true};
     case ValueKind::Arange:
-      return {"ntc::cpu::arange<int32_t>(" + std::to_string(v->integer.constValue()) + ", " +
-                  std::to_string(v->integer2.constValue()) + ")",
+      return {create("arange", "int32_t", v->type.shape) +
+                  std::to_string(v->integer.constValue()) + ")",
               true};
     case ValueKind::Unary: {
       const Value &x = v->operands[0];
@@ -234,45 +254,48 @@ private:
         return {"(-" + e.code + ")", e.isTile};
       if (v->op == "not")
         return {"(!" + e.code + ")", e.isTile};
-      return {"ntc::cpu::" + v->op + "(" + as(x, v->type.dtype) + ")", e.isTile};
+      return {ns_ + "::" + v->op + "(" + as(x, v->type.dtype) + ")", e.isTile};
     }
     case ValueKind::Binary:
       return binary(v);
-    case ValueKind::Where:
-      return {"ntc::cpu::where(" + value(v->operands[0]).code + ", " +
-                  asTile(v->operands[1], v->type.dtype) + ", " +
-                  asTile(v->operands[2], v->type.dtype) + ")",
+    case ValueKind::Where: {
+      const Value &c = v->operands[0];
+      std::string cond = value(c).isTile ? operand(c, DType::Bool, v->type.shape)
+                                         : as(c, DType::Bool);
+      return {ns_ + "::where(" + cond + ", " +
+                  operand(v->operands[1], v->type.dtype, v->type.shape) + ", " +
+                  operand(v->operands[2], v->type.dtype, v->type.shape) + ")",
               true};
+    }
     case ValueKind::Cast:
       return {as(v->operands[0], v->type.dtype), value(v->operands[0]).isTile};
     case ValueKind::Reduce: {
-      std::string call = "ntc::cpu::" + v->op + "(" +
-                         asTile(v->operands[0], v->operands[0]->type.dtype) +
-                         (v->allAxes ? "" : ", " + std::to_string(v->axis)) + ")";
-      return {"ntc::cpu::cast<" + T + ">(" + call + ")", true};
+      const Value &x = v->operands[0];
+      std::string in = asTile(x, x->type.dtype);
+      std::string call = v->allAxes ? ns_ + "::" + v->op + "(" + in + scratch + ")"
+                                    : d_.withAxis(v->op, in, v->axis, true);
+      return {ns_ + "::cast<" + T + ">(" + call + ")", true};
     }
     case ValueKind::Dot: {
       DType in = promote(v->operands[0], v->operands[1]);
-      return {"ntc::cpu::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
-                  asTile(v->operands[1], in) + ")",
+      return {ns_ + "::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
+                  asTile(v->operands[1], in) + scratch + ")",
               true};
     }
     case ValueKind::Trans:
-      return {"ntc::cpu::trans(" + asTile(v->operands[0], v->type.dtype) + ")", true};
+      return {ns_ + "::trans(" + asTile(v->operands[0], v->type.dtype) + scratch + ")", true};
     case ValueKind::ExpandDims:
-      return {"ntc::cpu::expand_dims(" + asTile(v->operands[0], v->type.dtype) + ", " +
-                  std::to_string(v->axis) + ")",
+      return {d_.withAxis("expand_dims", asTile(v->operands[0], v->type.dtype), v->axis, false),
               true};
     case ValueKind::BroadcastTo:
-      return {"ntc::cpu::broadcast_to(" + asTile(v->operands[0], v->type.dtype) + ", " +
-                  shapeList(v->type.shape) + ")",
+      return {d_.broadcastTo(asTile(v->operands[0], v->type.dtype), constShape(v->type.shape)),
               true};
     case ValueKind::Offsets:
       return {offsets(v), true};
     case ValueKind::Rand: {
       Emitted seed = value(v->operands[0]);
       std::string s = seed.isTile ? seed.code + ".item()" : seed.code;
-      return {"ntc::cpu::rand(" + s + ", " + asTile(v->operands[1], v->operands[1]->type.dtype) +
+      return {ns_ + "::rand(" + s + ", " + asTile(v->operands[1], v->operands[1]->type.dtype) +
                   ")",
               true};
     }
@@ -288,15 +311,15 @@ private:
     const Value &a = v->operands[0], &b = v->operands[1];
     bool compare = v->type.dtype == DType::Bool && v->op != "and" && v->op != "or" &&
                    v->op != "xor";
-    DType operand = compare ? promote(a, b) : v->type.dtype;
-    bool isTile = value(a).isTile || value(b).isTile;
-    std::string x = as(a, operand), y = as(b, operand);
-    if (!value(a).isTile && !value(b).isTile) // two elements: make one a tile for the library
-      x = "ntc::cpu::scalar<" + type(operand) + ">(" + x + ")", isTile = true;
+    DType t = compare ? promote(a, b) : v->type.dtype;
+    bool aTile = value(a).isTile, bTile = value(b).isTile;
+    std::string x = operand(a, t, v->type.shape), y = operand(b, t, v->type.shape);
+    if (!aTile && !bTile) // two elements: make one a tile for the library
+      x = create("scalar", type(t), {}) + x + ")";
     auto it = infix.find(v->op);
     if (it != infix.end())
-      return {"(" + x + " " + it->second + " " + y + ")", isTile};
-    return {"ntc::cpu::" + v->op + "(" + x + ", " + y + ")", isTile};
+      return {"(" + x + " " + it->second + " " + y + ")", true};
+    return {ns_ + "::" + v->op + "(" + x + ", " + y + ")", true};
   }
 
   std::string offsets(const Value &v) {
@@ -311,8 +334,8 @@ private:
       if (std::find(symbols.begin(), symbols.end(), passes::laneIndex(d)) != symbols.end())
         used.push_back(d);
     std::string pad(indent_ * 2 + 2, ' ');
-    std::string code = "ntc::cpu::generate<int64_t>(" + shapeList(v->type.shape) +
-                       ", [&](const int64_t *ntc_i) -> int64_t {\n";
+    std::string code = create("generate", type(DType::Int64), v->type.shape) + "[&](const " +
+                       d_.laneIndexType() + " *ntc_i) -> long long {\n";
     if (v->type.shape.size() == access.laneExtents.size()) {
       for (size_t d = 0; d < access.laneExtents.size(); ++d)
         code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +
@@ -321,12 +344,14 @@ private:
       code += pad + "const Index " + passes::laneIndex(used[0]) +
               " = static_cast<Index>(ntc_i[0]);\n";
     }
-    code += pad + "return static_cast<int64_t>(" + integer(access.coords[dim]) + ");\n";
+    code += pad + "return static_cast<long long>(" + integer(access.coords[dim]) + ");\n";
     return code + std::string(indent_ * 2, ' ') + "})";
   }
 
   const Function &f_;
   const passes::GridInfo &grid_;
+  const Dialect &d_;
+  const std::string ns_;
   std::ostringstream &os_;
   std::set<std::string> known_;
   int indent_ = 0;
@@ -334,9 +359,9 @@ private:
 
 } // namespace
 
-void emitCpuProgram(const kir::Function &specialized, const passes::GridInfo &grid,
-                    const std::string &name, std::ostringstream &os) {
-  ProgramEmitter(specialized, grid, os).emit(name);
+void emitProgram(const kir::Function &specialized, const passes::GridInfo &grid,
+                 const std::string &name, const Dialect &dialect, std::ostringstream &os) {
+  ProgramEmitter(specialized, grid, dialect, os).emit(name);
 }
 
 } // namespace ntc::codegen

@@ -1,0 +1,54 @@
+//===- TileProgram.h - one program of a specialized kernel ----------------===//
+//
+// The program body is the same for every target: it unravels the program id into the
+// grid coordinates and runs the kernel IR's statements on tile values of a tile library
+// (ntc::cpu on the host, ntc::dev on the GPU). A Dialect says how one library spells
+// tile types, creation, memory access and the operations that need shared memory.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/KernelIR.h"
+#include "passes/Passes.h"
+
+#include <sstream>
+#include <string>
+
+namespace ntc::codegen {
+
+/// How a tile library spells what the program emitter needs.
+class Dialect {
+public:
+  virtual ~Dialect() = default;
+  /// The library namespace ("ntc::cpu").
+  virtual std::string ns() const = 0;
+  /// The element type of a dtype.
+  virtual std::string element(DType t) const = 0;
+  /// Integer type of the multi-index handed to access lambdas ("int64_t").
+  virtual std::string laneIndexType() const = 0;
+  /// Template arguments and leading call arguments that give a tile of this element type
+  /// and shape to the creation function `fn` (scalar, full, arange, load, generate):
+  /// `<T>(Shape{...}, ` on the CPU, `<T, Shape<...>, kThreads>(` on the GPU.
+  virtual std::string creation(const std::string &fn, const std::string &element,
+                               const std::vector<int64_t> &shape) const = 0;
+  /// Extra trailing argument of operations that communicate between threads.
+  virtual std::string scratch() const = 0;
+  /// True when operands of elementwise operations must be broadcast explicitly.
+  virtual bool explicitBroadcast() const = 0;
+  /// `op(x, axis)` or `op<axis>(x, scratch)` for a reduction or expand_dims.
+  virtual std::string withAxis(const std::string &op, const std::string &x, int64_t axis,
+                               bool communicates) const = 0;
+  /// `broadcast_to(x, shape)` in the library's spelling.
+  virtual std::string broadcastTo(const std::string &x, const std::vector<int64_t> &shape) const = 0;
+  /// The function header and prologue of the program `name` (up to the program id in
+  /// `ntc_program`).
+  virtual std::string prologue(const kir::Function &f, const std::string &name) const = 0;
+  /// Closing of the program function.
+  virtual std::string epilogue() const = 0;
+};
+
+/// Emit the program `name` of a specialized function with the given dialect.
+void emitProgram(const kir::Function &specialized, const passes::GridInfo &grid,
+                 const std::string &name, const Dialect &dialect, std::ostringstream &os);
+
+} // namespace ntc::codegen
