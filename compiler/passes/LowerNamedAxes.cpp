@@ -144,6 +144,33 @@ Layout squeezeUnitProgramDims(const Layout &l, const std::vector<std::string> &G
   return mapLevel(l, l.levels().size() - 1, [&](const Layout &t) { return t.squeeze(drop); });
 }
 
+/// Insert size-1 tile dims so that a tile whose axes are all among the writer's tile axes
+/// lines up with it *by name* under NumPy's right-aligned broadcasting: a per-row `scale`
+/// tile (m,) beside an (m, n) output becomes (m, 1); a bias (n,) stays (n,).
+Layout alignTileByName(const Layout &l, const std::vector<std::string> &writerTile) {
+  if (l.levels().size() < 2)
+    return l;
+  std::vector<std::string> mine;
+  std::vector<size_t> positions;
+  for (const Dim &d : l.levels().back().dims) {
+    auto it = std::find(writerTile.begin(), writerTile.end(), d.axis);
+    if (d.axis.empty() || it == writerTile.end())
+      return l; // an iterated or unnamed axis: the tile is an operand of its own shape
+    mine.push_back(d.axis);
+    positions.push_back(static_cast<size_t>(it - writerTile.begin()));
+  }
+  if (positions.empty() || !std::is_sorted(positions.begin(), positions.end()))
+    return l;
+  Layout r = l;
+  size_t level = l.levels().size() - 1;
+  for (size_t w = positions.front(); w < writerTile.size(); ++w)
+    if (!contains(mine, writerTile[w])) {
+      int64_t at = static_cast<int64_t>(w - positions.front());
+      r = mapLevel(r, level, [&](const Layout &t) { return t.unsqueeze(at); });
+    }
+  return r;
+}
+
 } // namespace
 
 std::vector<std::string> namedAxes(const Layout &layout) {
@@ -295,8 +322,14 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
       l = lower(l, axes[i], G, extents);
     lowered.push_back(squeezeUnitProgramDims(l, G));
   }
+  // Tiles line up with the writer's tile by axis name.
+  std::vector<std::string> writerTile;
   for (size_t j = 0; j < named.size(); ++j)
-    spec.arranged[named[j]].layout = lowered[j];
+    if (named[j] == anchor && lowered[j].levels().size() >= 2)
+      for (const Dim &d : lowered[j].levels().back().dims)
+        writerTile.push_back(d.axis);
+  for (size_t j = 0; j < named.size(); ++j)
+    spec.arranged[named[j]].layout = alignTileByName(lowered[j], writerTile);
   return errors;
 }
 
