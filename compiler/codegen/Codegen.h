@@ -22,6 +22,11 @@ std::vector<GeneratedFile> generateCpu(const std::vector<kir::Function> &kernels
                                        const std::string &stem, const std::string &sourceName,
                                        std::ostream *trace = nullptr);
 
+/// Generate `<stem>.h` and `<stem>.cu` (the CUDA backend) for the kernels of one source.
+std::vector<GeneratedFile> generateCuda(const std::vector<kir::Function> &kernels,
+                                        const std::string &stem, const std::string &sourceName,
+                                        std::ostream *trace = nullptr);
+
 /// The C++ element type of a dtype in generated code ("float", "ntc::cpu::float16", ...).
 std::string cppElementType(DType t);
 /// The C ABI type of a run-time scalar of this dtype ("float", "int64_t", ...).

@@ -53,7 +53,9 @@ Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> 
       Interval range{0, std::nullopt};
       if (auto c = extent.asConst())
         range.hi = *c - 1;
-      subst[tile[d].index.symbolName()] = Expr::symbol(laneIndex(d), range);
+      // A lane of a size-1 tile dimension is always 0.
+      subst[tile[d].index.symbolName()] =
+          extent == Expr(1) ? Expr(0) : Expr::symbol(laneIndex(d), range);
     }
   }
   for (const Expr &c : l.coords())

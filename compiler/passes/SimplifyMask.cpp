@@ -18,8 +18,13 @@ void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, 
       for (size_t d = 0; d < grid.extents.size(); ++d)
         if (t.value.symbolName() == programCoordinate(d) && t.extent == grid.extents[d])
           t.checkUpper = false;
-    // A constant term that holds is dropped; one that fails masks everything (kept).
-    if (t.checkLower || t.checkUpper)
+    // A term that always holds is dropped; one that fails masks everything (kept). A term
+    // identical to an earlier one (a tile's bound and its source's bound) is dropped too.
+    bool duplicate = std::any_of(kept.begin(), kept.end(), [&](const MaskTerm &k) {
+      return k.value == t.value && k.extent == t.extent && k.checkLower == t.checkLower &&
+             k.checkUpper == t.checkUpper;
+    });
+    if ((t.checkLower || t.checkUpper) && !duplicate)
       kept.push_back(t);
   }
   access.mask = std::move(kept);

@@ -221,8 +221,8 @@ int generate(const DriverOptions &o, const std::string &input,
       files = codegen::generateCpu(kernels, stem, source.filename().string(),
                                     o.printIrAfterAll ? &err : nullptr);
     } else {
-      err << "ntc: error: the cuda target is not implemented yet; use --target cpu\n";
-      return kUserError;
+      files = codegen::generateCuda(kernels, stem, source.filename().string(),
+                                    o.printIrAfterAll ? &err : nullptr);
     }
   } catch (const std::exception &e) {
     err << "ntc: error: " << input << ": " << e.what() << "\n";

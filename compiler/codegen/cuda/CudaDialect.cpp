@@ -1,0 +1,128 @@
+//===- CudaDialect.cpp - how the device tile library spells things --------===//
+#include "codegen/cuda/CudaDialect.h"
+
+#include "codegen/Codegen.h"
+#include "codegen/host/HostWrapper.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace ntc::codegen {
+
+namespace {
+
+std::string shapeType(const std::vector<int64_t> &shape) {
+  std::string s = "ntc::dev::Shape<";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + ">";
+}
+
+int64_t numel(const std::vector<Expr> &shape) {
+  int64_t n = 1;
+  for (const Expr &e : shape)
+    n *= e.constValue();
+  return n;
+}
+
+int64_t bytes(DType t) { return std::max(1, dtypeBits(t) / 8); }
+
+/// Visit every value of a statement list once.
+void forEachValue(const std::vector<kir::Stmt> &body,
+                  const std::function<void(const kir::Value &)> &f) {
+  std::function<void(const kir::Value &)> visit = [&](const kir::Value &v) {
+    f(v);
+    for (const kir::Value &o : v->operands)
+      visit(o);
+  };
+  for (const kir::Stmt &s : body) {
+    if (s->value)
+      visit(s->value);
+    forEachValue(s->body, f);
+    forEachValue(s->orelse, f);
+  }
+}
+
+} // namespace
+
+std::string CudaDialect::ns() const { return "ntc::dev"; }
+std::string CudaDialect::element(DType t) const { return elementType(t, "cuda"); }
+std::string CudaDialect::laneIndexType() const { return "int"; }
+
+std::string CudaDialect::creation(const std::string &fn, const std::string &element,
+                                  const std::vector<int64_t> &shape) const {
+  std::string threads = std::to_string(threads_);
+  if (fn == "scalar")
+    return "<" + element + ", " + threads + ">(";
+  if (fn == "arange")
+    return "<" + shapeType(shape) + ", " + threads + ">(";
+  return "<" + element + ", " + shapeType(shape) + ", " + threads + ">(";
+}
+
+std::string CudaDialect::scratch() const { return ", ntc_smem"; }
+bool CudaDialect::explicitBroadcast() const { return true; }
+
+std::string CudaDialect::withAxis(const std::string &op, const std::string &x, int64_t axis,
+                                  bool communicates) const {
+  return "ntc::dev::" + op + "<" + std::to_string(axis) + ">(" + x +
+         (communicates ? ", ntc_smem" : "") + ")";
+}
+
+std::string CudaDialect::broadcastTo(const std::string &x,
+                                     const std::vector<int64_t> &shape) const {
+  return "ntc::dev::broadcast_to<" + shapeType(shape) + ">(" + x + ", ntc_smem)";
+}
+
+std::string CudaDialect::prologue(const kir::Function &f, const std::string &name) const {
+  return "template <class Index>\n__global__ void __launch_bounds__(" +
+         std::to_string(threads_) + ") " + name + "(const " + f.spec.name +
+         "_args ntc_args) {\n  extern __shared__ __align__(16) unsigned char ntc_smem_buffer[];\n"
+         "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n"
+         "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
+}
+
+std::string CudaDialect::epilogue() const { return "}\n\n"; }
+
+int cudaThreads(const kir::Function &specialized) {
+  int64_t largest = 1;
+  forEachValue(specialized.body,
+               [&](const kir::Value &v) { largest = std::max(largest, numel(v->type.shape)); });
+  int threads = 32;
+  while (threads < 256 && threads * 4 < largest)
+    threads *= 2;
+  return threads;
+}
+
+int64_t cudaSharedBytes(const kir::Function &specialized, int threads) {
+  int64_t need = 0;
+  auto grow = [&](int64_t n) { need = std::max(need, n); };
+  forEachValue(specialized.body, [&](const kir::Value &v) {
+    int64_t n = numel(v->type.shape);
+    switch (v->kind) {
+    case kir::ValueKind::Reduce: {
+      const kir::Value &x = v->operands[0];
+      grow((bytes(x->type.dtype) + 8) * (v->allAxes ? threads : numel(x->type.shape)));
+      break;
+    }
+    case kir::ValueKind::Dot: {
+      const auto &a = v->operands[0]->type.shape, &b = v->operands[1]->type.shape;
+      DType in = kir::promote(v->operands[0], v->operands[1]);
+      grow(bytes(in) * (numel(a) + numel(b)) + 16);
+      break;
+    }
+    case kir::ValueKind::Trans:
+    case kir::ValueKind::BroadcastTo:
+      grow(bytes(v->type.dtype) * n);
+      break;
+    default:
+      // Operands broadcast to this value's shape go through shared memory.
+      for (const kir::Value &o : v->operands)
+        if (o->type.shape != v->type.shape)
+          grow(8 * std::max<int64_t>(numel(o->type.shape), 1)); // 8: the widest element
+      break;
+    }
+  });
+  return need == 0 ? 0 : need + 64;
+}
+
+} // namespace ntc::codegen

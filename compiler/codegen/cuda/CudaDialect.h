@@ -1,0 +1,38 @@
+//===- CudaDialect.h - how the device tile library spells things ----------===//
+#pragma once
+
+#include "codegen/TileProgram.h"
+
+namespace ntc::codegen {
+
+/// ntc::dev: statically shaped tiles spread cyclically over the `threads` threads of a
+/// block; a program is a __global__ function template over the index type, one block per
+/// grid element, with `smemBytes` of dynamic shared memory for the operations that
+/// communicate between threads.
+class CudaDialect : public Dialect {
+public:
+  CudaDialect(int threads, int64_t smemBytes) : threads_(threads), smemBytes_(smemBytes) {}
+  std::string ns() const override;
+  std::string element(DType t) const override;
+  std::string laneIndexType() const override;
+  std::string creation(const std::string &fn, const std::string &element,
+                       const std::vector<int64_t> &shape) const override;
+  std::string scratch() const override;
+  bool explicitBroadcast() const override;
+  std::string withAxis(const std::string &op, const std::string &x, int64_t axis,
+                       bool communicates) const override;
+  std::string broadcastTo(const std::string &x, const std::vector<int64_t> &shape) const override;
+  std::string prologue(const kir::Function &f, const std::string &name) const override;
+  std::string epilogue() const override;
+
+private:
+  int threads_;
+  int64_t smemBytes_;
+};
+
+/// Threads per block for a specialized function (from its largest tile).
+int cudaThreads(const kir::Function &specialized);
+/// Dynamic shared memory a specialized function needs (the largest communicating op).
+int64_t cudaSharedBytes(const kir::Function &specialized, int threads);
+
+} // namespace ntc::codegen
