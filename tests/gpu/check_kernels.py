@@ -1,0 +1,113 @@
+"""GPU tests of the stock kernels (run on a GPU machine; see tools/scripts/gpu-run.sh).
+
+Every kernel of kernels/ compiled for CUDA is checked against a float64 PyTorch
+reference and against the same kernel compiled for the CPU backend, on fresh random
+inputs with tails in every dimension and non-contiguous views; matmul also against
+cuBLAS (torch.matmul). Prints one line per check and `N passed, M failed` last.
+Usage: python3 check_kernels.py <libkernels_cuda.so> <libkernels_cpu.so>
+"""
+import math
+import sys
+
+import torch
+
+sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
+from ntc_dlpack import Library  # noqa: E402
+
+cuda = Library(sys.argv[1])
+cpu = Library(sys.argv[2])
+torch.manual_seed(20261129)
+passed = failed = 0
+
+
+def check(name, out, ref, atol, rtol):
+    global passed, failed
+    out64, ref64 = out.double().cpu(), ref.double().cpu()
+    ok = bool(torch.isfinite(out64).all()) and bool(
+        (out64 - ref64).abs().le(atol + rtol * ref64.abs()).all())
+    err = (out64 - ref64).abs().max().item() if out64.numel() else 0.0
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: max |err| = {err:.3g}")
+    passed, failed = passed + ok, failed + (not ok)
+
+
+def both(kernel, make_args, out_index):
+    """Run `kernel` on the GPU and on the CPU backend; return both outputs."""
+    args = make_args()
+    gpu_args = [a.cuda() if isinstance(a, torch.Tensor) else a for a in args]
+    gpu_out = gpu_args[out_index]
+    gpu_out.fill_(float("nan"))
+    cuda.call(kernel, *gpu_args)
+    torch.cuda.synchronize()
+    cpu_args = list(args)
+    cpu.call(kernel, *cpu_args)
+    return gpu_out.cpu(), cpu_args[out_index], args
+
+
+for n in (98432, 10, 1):
+    for dt, kernel in ((torch.float32, "add_f32"), (torch.float16, "add_f16")):
+        x, y = torch.randn(n, dtype=dt), torch.randn(n, dtype=dt)
+        g, c, _ = both(kernel, lambda: [x, y, torch.empty(n, dtype=dt)], 2)
+        ref = x.double() + y.double()
+        tol = 1e-6 if dt == torch.float32 else 1e-3
+        check(f"{kernel} n={n} vs reference", g, ref, tol, tol)
+        check(f"{kernel} n={n} vs cpu backend", g, c, 0, 0)
+x = torch.randn(2 * 5000)[::2]
+g, c, _ = both("add_f32", lambda: [x, x, torch.empty(5000)], 2)
+check("add_f32 strided view", g, 2 * x.double(), 1e-6, 1e-6)
+
+for rows, cols in ((1823, 781), (1, 16384), (7, 33)):
+    x = torch.randn(rows, cols)
+    g, c, _ = both("softmax", lambda: [x, torch.empty(rows, cols)], 1)
+    ref = torch.softmax(x.double(), dim=-1)
+    check(f"softmax {rows}x{cols} vs reference", g, ref, 1e-6, 1e-5)
+    check(f"softmax {rows}x{cols} vs cpu backend", g, c, 1e-7, 1e-5)
+xt = torch.randn(781, 300).t()  # a non-contiguous (300, 781) view
+g, c, _ = both("softmax", lambda: [xt, torch.empty(300, 781)], 1)
+check("softmax transposed view", g, torch.softmax(xt.double(), dim=-1), 1e-6, 1e-5)
+
+
+def matmul_case(m, k, n, ones=False, transposed=False):
+    a = torch.ones(m, k, dtype=torch.float16) if ones else torch.randn(m, k, dtype=torch.float16)
+    if transposed:
+        b = torch.randn(n, k, dtype=torch.float16).t()
+    else:
+        b = torch.ones(k, n, dtype=torch.float16) if ones else torch.randn(k, n, dtype=torch.float16)
+    g, c, _ = both("matmul", lambda: [a, b, torch.empty(m, n, dtype=torch.float16)], 2)
+    ref = a.double() @ b.double()
+    name = f"matmul {m}x{k}x{n}{' ones' if ones else ''}{' rhs transposed' if transposed else ''}"
+    check(name + " vs reference", g, ref, 0.025, 0.025)
+    check(name + " vs cpu backend", g, c, 0.025, 0.025)
+    cublas = (a.cuda() @ b.cuda()).cpu()
+    check(name + " vs cuBLAS", g, cublas, 0.025, 0.025)
+
+
+matmul_case(65, 130, 97, ones=True)
+matmul_case(65, 130, 97)
+matmul_case(512, 512, 512)
+matmul_case(65, 130, 97, transposed=True)
+matmul_case(1024, 1024, 1024)
+
+for m, k, n in ((512, 512, 512), (65, 130, 97)):
+    inp = torch.randn(m, n, dtype=torch.float16)
+    a, b = torch.randn(m, k, dtype=torch.float16), torch.randn(k, n, dtype=torch.float16)
+    beta, alpha = 0.7, 0.3
+    g, c, _ = both("addmm", lambda: [inp, a, b, beta, alpha, torch.empty(m, n, dtype=torch.float16)], 5)
+    mm = (a.double() @ b.double()).half().double()
+    ref = beta * inp.double() + alpha * mm
+    check(f"addmm {m}x{k}x{n} vs reference", g, ref, 0.075, 0.025)
+    check(f"addmm {m}x{k}x{n} vs cpu backend", g, c, 0.02, 0.02)
+
+for dt, kernel, tol in ((torch.float16, "attention_f16", 0.01), (torch.float32, "attention_f32", 0.025)):
+    for seq in (1024, 1):
+        for causal in (0, 1):
+            shape = (2, 4, seq, 64)
+            q, k, v = (torch.randn(shape, dtype=dt) for _ in range(3))
+            g, c, _ = both(kernel, lambda: [q, k, v, causal, torch.empty(shape, dtype=dt)], 4)
+            ref = torch.nn.functional.scaled_dot_product_attention(
+                q.double(), k.double(), v.double(), is_causal=bool(causal), scale=1.0)
+            name = f"{kernel} seq={seq} causal={causal}"
+            check(name + " vs reference", g, ref, tol, tol)
+            check(name + " vs cpu backend", g, c, tol, tol)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Prepare what a GPU machine needs to test and benchmark the stock kernels: the machine has
+# nvcc, g++ and PyTorch but no LLVM, so ntc runs here and the generated sources travel.
+# Writes gpu-bundle/{cuda,cpu}/ (git-ignored); then run tools/scripts/gpu-run.sh there
+# (through the device tool: carry gpu-bundle).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ntc=build/tools/ntc
+rm -rf gpu-bundle && mkdir -p gpu-bundle/cuda gpu-bundle/cpu
+for k in kernels/*.cpp; do
+  "$ntc" -o gpu-bundle/cuda --target cuda "$k"
+  "$ntc" -o gpu-bundle/cpu --target cpu "$k"
+done
+ls gpu-bundle/cuda gpu-bundle/cpu
