@@ -160,7 +160,7 @@ private:
       code += pad + "if (!(";
       for (size_t i = 0; i < checks.size(); ++i)
         code += (i ? " && " : "") + checks[i];
-      code += "))\n" + pad + "  return -1;\n";
+      code += "))\n" + pad + "  return " + ns_ + "::masked;\n";
     }
     std::string offset;
     for (size_t d = 0; d < access.coords.size(); ++d)

@@ -982,7 +982,11 @@ private:
       TV list = eval(e->getArg(0), scope, out);
       return list;
     }
-    TV v = eval(e->getArg(0), scope, out);
+    const AstExpr *arg = e->getArg(0)->IgnoreParens();
+    if (const auto *cast = dyn_cast<clang::ImplicitCastExpr>(arg);
+        cast && type == "Tile" && cast->getCastKind() == clang::CK_IntegralToFloating)
+      arg = cast->getSubExpr(); // Tile(double) from an integer: a weak integer, not a float
+    TV v = eval(arg, scope, out);
     if (type == "Tile" && inNt(record) && v.kind == TV::Kind::Int)
       return TV::ofTile(asTile(v, e));
     return v;

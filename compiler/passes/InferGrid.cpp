@@ -141,6 +141,11 @@ GridInfo inferGrid(const kir::Function &f) {
   }
   std::vector<const kir::StmtNode *> loops;
   collectLoopTies(f, f.body, loops, ties);
+  // Run-time extents that share a padded tile extent meet in one tile shape (softmax's input
+  // and output rows, attention's head dimensions): they must be equal.
+  for (const kir::PaddedExtent &p : f.padded)
+    for (size_t i = 1; i < p.actuals.size(); ++i)
+      ties.tie(p.actuals[0], p.actuals[i], p.actuals[0].str(), p.actuals[i].str());
   grid.ties = std::move(ties.ties);
   return grid;
 }

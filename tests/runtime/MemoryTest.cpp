@@ -21,7 +21,7 @@ TEST_CASE("load: strided gather with masks and other", "[memory]") {
   const int64_t rows = 3, cols = 5, r0 = 1, c0 = 3;
   auto t = load(m.data(), {2, 4}, -1.0f, [&](const int64_t *idx) -> int64_t {
     const int64_t r = r0 + idx[0], c = c0 + idx[1];
-    return (r < rows && c < cols) ? r * cols + c : -1;
+    return (r < rows && c < cols) ? r * cols + c : masked;
   });
   CHECK(t.shape == Shape{2, 4});
   CHECK(t.data == std::vector<float>{8, 9, -1, -1, 13, 14, -1, -1});
@@ -34,7 +34,7 @@ TEST_CASE("load: strided gather with masks and other", "[memory]") {
   // other is converted to the element type; a rank-0 load reads one element.
   std::vector<float16> h(4, float16(2.0f));
   auto ht = load(h.data(), {3}, -INFINITY,
-                 [](const int64_t *idx) -> int64_t { return idx[0] < 2 ? idx[0] : -1; });
+                 [](const int64_t *idx) -> int64_t { return idx[0] < 2 ? idx[0] : masked; });
   CHECK(ht.data[0].bits == float16(2.0f).bits);
   CHECK(ht.data[2].bits == 0xfc00);
   auto s = load(m.data(), {}, 0.0f, [](const int64_t *) -> int64_t { return 7; });
@@ -51,7 +51,7 @@ TEST_CASE("store: masks skip elements and conversion rounds", "[memory]") {
   // Columns 1.. of a 2×3 matrix: the tile's second column falls off the end.
   store(out.data(), v, [](const int64_t *idx) -> int64_t {
     const int64_t c = 2 + idx[1];
-    return c < 3 ? idx[0] * 3 + c : -1;
+    return c < 3 ? idx[0] * 3 + c : masked;
   });
   CHECK(out == std::vector<float>{-7, -7, 1, -7, -7, 3});
 

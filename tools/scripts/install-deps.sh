@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages ntc needs to build and test (idempotent).
 set -euo pipefail
-packages=(llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 libzstd-dev libcli11-dev catch2
-          libdlpack-dev cmake ninja-build g++ python3)
+# llvm-19-tools: FileCheck (/usr/lib/llvm-19/bin/FileCheck) for tests/filecheck.
+packages=(llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev clang-19 libzstd-dev
+          libcli11-dev catch2 libdlpack-dev cmake ninja-build g++ python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,7 @@
 // Masked loads and stores between memory and CPU tiles. The generated code supplies the index
 // map as a callable: offset(const int64_t *index) -> int64_t returns the element offset from
 // `base` of the tile element at `index` (one entry per tile dimension, outermost first), or a
-// negative value when that element is masked.
+// `masked` when that element is masked (offsets may be negative: negative strides).
 #pragma once
 
 #include <ntc/cpu/tile.hpp>
@@ -40,15 +40,19 @@ template <class T, class F> Tile<T> generate(Shape shape, F &&f) {
   return t;
 }
 
+/// The offset an access lambda returns for a masked element (offsets themselves may be
+/// negative: views with negative strides).
+inline constexpr int64_t masked = INT64_MIN;
+
 /// Loads a tile of `shape`: the element at index I is base[offset(I)], or `other` (converted
-/// to T) where offset(I) is negative (masked).
+/// to T) where offset(I) is `masked`.
 template <class T, class O, class F> Tile<T> load(const T *base, Shape shape, O other, F &&offset) {
   const T fill = convert<T>(other);
   Tile<T> t{std::move(shape), {}};
   t.data.resize(std::size_t(shape_numel(t.shape)));
   detail::for_each_index(t.shape, [&](int64_t i, const int64_t *index) {
     const int64_t off = offset(index);
-    t.data[i] = off < 0 ? fill : base[off];
+    t.data[i] = off == masked ? fill : base[off];
   });
   return t;
 }
@@ -60,11 +64,11 @@ template <class T, class O, class F> Tile<T> load(Shape shape, const T *base, O 
 }
 
 /// Stores `value`: the element at index I goes to base[offset(I)], converted to T (float →
-/// float16 rounds to nearest even; see convert()); elements whose offset is negative are skipped.
+/// float16 rounds to nearest even; see convert()); elements whose offset is `masked` are skipped.
 template <class T, class U, class F> void store(T *base, const Tile<U> &value, F &&offset) {
   detail::for_each_index(value.shape, [&](int64_t i, const int64_t *index) {
     const int64_t off = offset(index);
-    if (off >= 0)
+    if (off != masked)
       base[off] = convert<T>(U(value.data[i]));
   });
 }
