@@ -24,11 +24,11 @@ namespace {
 
 /// A C++ double literal (also inf and nan).
 std::string doubleLiteral(double v) {
+  // INFINITY and NAN (<cmath>) work in host and device code alike.
   if (std::isinf(v))
-    return v > 0 ? "std::numeric_limits<double>::infinity()"
-                 : "-std::numeric_limits<double>::infinity()";
+    return v > 0 ? "static_cast<double>(INFINITY)" : "static_cast<double>(-INFINITY)";
   if (std::isnan(v))
-    return "std::numeric_limits<double>::quiet_NaN()";
+    return "static_cast<double>(NAN)";
   std::ostringstream os;
   os << std::setprecision(17) << v;
   std::string s = os.str();

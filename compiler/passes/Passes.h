@@ -51,8 +51,9 @@ struct Variant {
 /// Which target the variants are built for.
 enum class Target { Cpu, Cuda };
 
-/// build-variants: the cross product of meta-parameter values (the default only on the
-/// CPU), padded tile extents (powers of two), constexpr scalar values and index widths.
+/// build-variants: the cross product of meta-parameter values (those the dispatcher can
+/// pick: the default until tuning tables exist), padded tile extents (powers of two),
+/// constexpr scalar values and index widths.
 std::vector<Variant> buildVariants(const kir::Function &f, Target target);
 
 /// The meta-parameter values used without a tuning table (the lower bound).

@@ -11,4 +11,7 @@ for k in kernels/*.cpp; do
   "$ntc" -o gpu-bundle/cuda --target cuda "$k"
   "$ntc" -o gpu-bundle/cpu --target cpu "$k"
 done
+# The GPU machine has no DLPack header package: the header travels too.
+mkdir -p gpu-bundle/include/dlpack
+cp /usr/include/dlpack/dlpack.h gpu-bundle/include/dlpack/
 ls gpu-bundle/cuda gpu-bundle/cpu

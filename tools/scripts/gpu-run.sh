@@ -11,27 +11,32 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | t
 pids=()
 for cu in gpu-bundle/cuda/*.cu; do
   stem=$(basename "$cu" .cu)
-  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -Xptxas -v -I runtime/include -I gpu-bundle/cuda \
+  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -Xptxas -v -I runtime/include -I gpu-bundle/include -I gpu-bundle/cuda \
     -c "$cu" -o "/tmp/ntc-build/$stem.o" > "$out/ptxas-$stem.txt" 2>&1 &
   pids+=($!)
 done
 for cpp in gpu-bundle/cpu/*.cpp runtime/src/*.cpp; do
-  g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/cpu -c "$cpp" \
+  g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/cpu -c "$cpp" \
     -o "/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o" &
   pids+=($!)
 done
-for p in "${pids[@]}"; do wait "$p"; done
+for p in "${pids[@]}"; do wait "$p" || { echo "a compile failed"; cat "$out"/ptxas-*.txt | grep -m5 error; exit 1; }; done
 g++ -shared -fopenmp -o /tmp/ntc-build/libkernels_cpu.so /tmp/ntc-build/cpu-*.o
 nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda.so \
   $(ls /tmp/ntc-build/*.o | grep -v '/cpu-') /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
 grep -h "registers\|spill" "$out"/ptxas-*.txt | sort | uniq -c | sort -rn | head -20 > "$out/ptxas-summary.txt" || true
 status=0
-if [ -f tests/device/device_test.cu ]; then
-  nvcc -std=c++17 -O2 $arch -I runtime/include tests/device/device_test.cu -o /tmp/ntc-build/device_test \
+if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
+  nvcc -std=c++17 -O2 $arch --extended-lambda -I runtime/include -I gpu-bundle/include tests/device/device_test.cu -o /tmp/ntc-build/device_test \
     && /tmp/ntc-build/device_test 2>&1 | tee "$out/device-test.txt" | tail -3 || status=1
 fi
 PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda.so \
   /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check.txt" | tail -50 || status=1
 PYTHONUNBUFFERED=1 python3 tools/bench/gpu_bench.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
   | tee "$out/bench.txt" || status=1
+for tool in memcheck racecheck; do
+  timeout 150 compute-sanitizer --tool $tool --print-limit 20 python3 tests/gpu/sanitize_kernels.py \
+    /tmp/ntc-build/libkernels_cuda.so > "$out/sanitizer-$tool.txt" 2>&1 || status=1
+  tail -4 "$out/sanitizer-$tool.txt"
+done
 exit $status

@@ -1,0 +1,278 @@
+// Matrix products of device tiles: dot(a, b) for (M×K)·(K×N) tiles (or batched
+// (B×M×K)·(B×K×N)), accumulated in Acc (dot_acc_t by default: float for 16/8-bit floats,
+// int32/uint32 for narrow integers, the promoted type otherwise), as ntc::cpu::dot.
+//
+// The operands are staged in shared memory in their own types (detail::dot_stage), then:
+// * tensor cores (sm_80+, float16·float16 or bfloat16·bfloat16 with a float accumulator,
+//   2-D, M and K multiples of 16, N a multiple of 8; define NTC_DEV_NO_MMA to disable): each
+//   warp takes 16×8 output tiles round-robin, loads fragments with ldmatrix and accumulates with
+//   mma.sync.m16n8k16 (detail::dot_mma); the fragments go back to the cyclic layout through
+//   the staging buffer, a few rows at a time, and are added to the accumulator tile;
+// * otherwise SIMT (detail::dot_simt): every thread computes its outputs of the cyclic layout
+//   with a K loop in order k = 0, 1, …, converting the operands to Acc.
+// Float accumulation uses fused multiply-adds (and the tensor cores' own summation), so
+// results differ from the CPU's separate multiply and add in the last bits: compare with a
+// tolerance. Integer accumulation wraps and is exact.
+#pragma once
+
+#include <ntc/device/mma_layout.cuh>
+#include <ntc/device/tile.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace ntc::dev {
+
+namespace detail {
+
+template <class TA, class TB> struct dot_acc_type {
+  using C = promote_t<TA, TB>;
+  using type = std::conditional_t<
+      is_small_float_v<C>, float,
+      std::conditional_t<
+          std::is_same_v<C, bool> || (is_integer_v<C> && sizeof(C) < 4),
+          std::conditional_t<std::is_unsigned_v<C> && !std::is_same_v<C, bool>, uint32_t, int32_t>,
+          C>>;
+};
+
+/// The sizes of a dot of tiles with shapes SA and SB.
+template <class SA, class SB> struct dot_dims {
+  static_assert(SA::rank == SB::rank && (SA::rank == 2 || SA::rank == 3),
+                "ntc::dev::dot: operands must both be 2-D or both 3-D");
+  static constexpr int rank = SA::rank;
+  static constexpr int batch = rank == 3 ? SA::dim(0) : 1;
+  static constexpr int M = SA::dim(rank - 2), K = SA::dim(rank - 1), N = SB::dim(rank - 1);
+  static_assert(SB::dim(rank - 2) == K, "ntc::dev::dot: inner dimensions differ");
+  static_assert(rank == 2 || SB::dim(0) == batch, "ntc::dev::dot: batch dimensions differ");
+  using result = std::conditional_t<rank == 3, Shape<batch, M, N>, Shape<M, N>>;
+};
+
+/// Byte offset of the B operand in the staging buffer.
+template <class TA, int Batch, int M, int K> NTC_DEV_HD constexpr std::size_t dot_b_offset() {
+  return smem_align(sizeof(TA) * std::size_t(Batch) * std::size_t(M) * std::size_t(K));
+}
+
+/// Stages both operands in shared memory, row-major in their own types: A at offset 0, B at
+/// dot_b_offset(). Called between barriers; dot_simt and dot_mma read it.
+template <class TA, class SA, class TB, class SB, int Th>
+__device__ inline void dot_stage(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b, Smem smem) {
+  using D = dot_dims<SA, SB>;
+  TA *sa = smem.as<TA>();
+  TB *sb = smem.as<TB>(dot_b_offset<TA, D::batch, D::M, D::K>());
+#pragma unroll
+  for (int s = 0; s < a.Slots; ++s)
+    if (a.owns(s))
+      sa[a.linear(s)] = a.v[s];
+#pragma unroll
+  for (int s = 0; s < b.Slots; ++s)
+    if (b.owns(s))
+      sb[b.linear(s)] = b.v[s];
+}
+
+/// acc + a·b for one output, in Acc (integers wrap).
+template <class Acc> __device__ inline Acc fma_acc(Acc acc, Acc x, Acc y) {
+  if constexpr (is_integer_v<Acc>)
+    return Acc(wrap_t<Acc>(acc) + wrap_t<Acc>(x) * wrap_t<Acc>(y));
+  else
+    return acc + x * y;
+}
+
+/// SIMT product from the staged operands: c (holding the initial accumulator) += A·B for the
+/// calling thread's outputs, k in order.
+template <class TA, class TB, class Acc, class SA, class SB, int Th, class SC>
+__device__ inline void dot_simt(Smem smem, Tile<Acc, SC, Th> &c) {
+  using D = dot_dims<SA, SB>;
+  constexpr int M = D::M, K = D::K, N = D::N;
+  const TA *sa = smem.as<TA>();
+  const TB *sb = smem.as<TB>(dot_b_offset<TA, D::batch, M, K>());
+  if constexpr (D::batch == 1 && Th % N == 0 && !Tile<Acc, SC, Th>::replicated) {
+    // Every slot of a thread is in the same column: one B element per k for all slots.
+    const int j = int(threadIdx.x) % N;
+    const int i0 = int(threadIdx.x) / N;
+    for (int k = 0; k < K; ++k) {
+      const Acc y = ::ntc::dev::convert<Acc>(sb[k * N + j]);
+#pragma unroll
+      for (int s = 0; s < c.Slots; ++s) {
+        const int i = c.owns(s) ? s * (Th / N) + i0 : 0;
+        c.v[s] = ::ntc::dev::detail::fma_acc(c.v[s], ::ntc::dev::convert<Acc>(sa[i * K + k]), y);
+      }
+    }
+  } else {
+    int abase[c.Slots], bbase[c.Slots];
+#pragma unroll
+    for (int s = 0; s < c.Slots; ++s) {
+      const int o = c.owns(s) ? c.linear(s) : 0;
+      const int p = o / (M * N), i = (o / N) % M, j = o % N;
+      abase[s] = (p * M + i) * K;
+      bbase[s] = p * K * N + j;
+    }
+    for (int k = 0; k < K; ++k) {
+#pragma unroll
+      for (int s = 0; s < c.Slots; ++s)
+        c.v[s] = ::ntc::dev::detail::fma_acc(c.v[s], ::ntc::dev::convert<Acc>(sa[abase[s] + k]),
+                                             ::ntc::dev::convert<Acc>(sb[bbase[s] + k * N]));
+    }
+  }
+}
+
+/// True when dot of these operands runs on the tensor cores (on sm_80 and later).
+template <class TA, class TB, class Acc, class SA, class SB> struct mma_eligible {
+  using D = dot_dims<SA, SB>;
+  static constexpr bool value =
+#if defined(NTC_DEV_NO_MMA)
+      false &&
+#endif
+      std::is_same_v<TA, TB> && is_half_v<TA> && std::is_same_v<Acc, float> && D::batch == 1 &&
+      D::M % 16 == 0 && D::N % 8 == 0 && D::K % 16 == 0;
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/// ldmatrix.sync.aligned.m8n8.x4.shared.b16 from the row addressed by this lane.
+__device__ inline void ldmatrix_x4(uint32_t (&r)[4], const void *row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address)
+               : "memory");
+}
+
+/// ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 from the row addressed by this lane.
+__device__ inline void ldmatrix_x2_trans(uint32_t (&r)[2], const void *row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(address)
+               : "memory");
+}
+
+/// d += a·b with mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.
+template <class T>
+__device__ inline void mma_m16n8k16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+  if constexpr (std::is_same_v<T, float16>)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/// Tensor-core product from the staged operands: c += A·B (see the top of this file). Called
+/// between barriers; overwrites the staging buffer.
+template <class T, class SA, class SB, int Th, class SC>
+__device__ inline void dot_mma(Smem smem, Tile<float, SC, Th> &c) {
+  using D = dot_dims<SA, SB>;
+  constexpr int M = D::M, K = D::K, N = D::N;
+  constexpr int TN = N / 8, tiles = (M / 16) * TN, W = Th / 32, per_warp = (tiles + W - 1) / W;
+  const T *sa = smem.as<T>();
+  const T *sb = smem.as<T>(dot_b_offset<T, 1, M, K>());
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const mma::Coord ra = mma::ldmatrix_a_address(lane), rb = mma::ldmatrix_b_trans_address(lane);
+  float acc[per_warp][4] = {};
+  for (int k0 = 0; k0 < K; k0 += 16) {
+#pragma unroll
+    for (int j = 0; j < per_warp; ++j) {
+      const int t = warp + j * W; // warp-uniform
+      if (t < tiles) {
+        const int tm = t / TN, tn = t % TN;
+        uint32_t a[4], b[2];
+        ::ntc::dev::detail::ldmatrix_x4(a, sa + (tm * 16 + ra.row) * K + k0 + ra.col);
+        ::ntc::dev::detail::ldmatrix_x2_trans(b, sb + (k0 + rb.row) * N + tn * 8 + rb.col);
+        ::ntc::dev::detail::mma_m16n8k16<T>(acc[j], a, b);
+      }
+    }
+  }
+  // Back to the cyclic layout through the staging buffer, CH rows at a time.
+  constexpr std::size_t stage = dot_b_offset<T, 1, M, K>() + smem_align(sizeof(T) * K * N);
+  constexpr int fit = int(stage / (sizeof(float) * N)) / 8 * 8;
+  constexpr int CH = fit < M ? fit : M;
+  static_assert(CH >= 8, "ntc::dev::dot: staging buffer too small for the write-back");
+  float *out = smem.as<float>();
+#pragma unroll 1
+  for (int r0 = 0; r0 < M; r0 += CH) {
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < per_warp; ++j) {
+      const int t = warp + j * W;
+      if (t < tiles) {
+        const int tm = t / TN, tn = t % TN;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const mma::Coord p = mma::c_coord(lane, i);
+          const int row = tm * 16 + p.row;
+          if (row >= r0 && row < r0 + CH)
+            out[(row - r0) * N + tn * 8 + p.col] = acc[j][i];
+        }
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < c.Slots; ++s) {
+      const int e = c.linear(s);
+      if (c.owns(s) && e >= r0 * N && e < (r0 + CH) * N)
+        c.v[s] = __fadd_rn(c.v[s], out[e - r0 * N]);
+    }
+  }
+}
+#endif
+
+/// c += A·B from the staged operands: on the tensor cores when possible, else SIMT.
+template <class TA, class TB, class Acc, class SA, class SB, int Th, class SC>
+__device__ inline void dot_compute(Smem smem, Tile<Acc, SC, Th> &c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (mma_eligible<TA, TB, Acc, SA, SB>::value)
+    ::ntc::dev::detail::dot_mma<TA, SA, SB>(smem, c);
+  else
+#endif
+    ::ntc::dev::detail::dot_simt<TA, TB, Acc, SA, SB>(smem, c);
+}
+
+template <class Acc, class TA, class TB>
+using dot_result_t =
+    std::conditional_t<std::is_void_v<Acc>, typename dot_acc_type<TA, TB>::type, Acc>;
+
+} // namespace detail
+
+/// Default accumulator of dot (ntc::cpu::dot_acc_t).
+template <class TA, class TB> using dot_acc_t = typename detail::dot_acc_type<TA, TB>::type;
+
+/// Shared-memory bytes of dot for (Batch×)M×K operands of TA and K×N operands of TB.
+template <class TA, class TB, int M, int K, int N, int Batch = 1>
+NTC_DEV_HD constexpr std::size_t dot_smem_bytes() {
+  return detail::dot_b_offset<TA, Batch, M, K>() +
+         smem_align(sizeof(TB) * std::size_t(Batch) * std::size_t(K) * std::size_t(N));
+}
+/// Shared-memory bytes of dot for M×K and K×N operands of T.
+template <class T, int M, int K, int N> NTC_DEV_HD constexpr std::size_t dot_smem_bytes() {
+  return dot_smem_bytes<T, T, M, K, N, 1>();
+}
+
+/// acc + a·b (Triton's dot(a, b, acc)), accumulated in Acc (dot_smem_bytes bytes of Smem).
+template <class Acc, class TA, class SA, class TB, class SB, int Th, class SC>
+__device__ inline Tile<Acc, SC, Th> dot(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b,
+                                        Tile<Acc, SC, Th> acc, Smem smem) {
+  using D = detail::dot_dims<SA, SB>;
+  static_assert(std::is_same_v<SC, typename D::result>, "ntc::dev::dot: accumulator shape");
+  static_assert(!std::is_same_v<Acc, bool>, "ntc::dev::dot: bool accumulator");
+  __syncthreads();
+  detail::dot_stage(a, b, smem);
+  __syncthreads();
+  detail::dot_compute<TA, TB, Acc, SA, SB>(smem, acc);
+  __syncthreads();
+  return acc;
+}
+
+/// Matrix product of (M×K) and (K×N) tiles (or batched (B×M×K)·(B×K×N)), accumulated in Acc
+/// (dot_acc_t by default); the result has type Acc (dot_smem_bytes bytes of Smem).
+template <class Acc = void, class TA, class SA, class TB, class SB, int Th>
+__device__ inline auto dot(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b, Smem smem) {
+  using R = detail::dot_result_t<Acc, TA, TB>;
+  using D = detail::dot_dims<SA, SB>;
+  return dot(a, b, ::ntc::dev::full<R, typename D::result, Th>(0), smem);
+}
+
+} // namespace ntc::dev

@@ -1,0 +1,1022 @@
+// The device tile library (stage 1, SIMT): CTA-wide value tiles with compile-time shapes and the
+// operations of ntc::cpu on them (creation, elementwise arithmetic and math, shape operations).
+// Reductions, dot, memory access and random numbers are in the sibling headers.
+//
+// Conventions:
+// * One program = one thread block of `Threads` threads (blockDim.x == Threads, a multiple of
+//   32); every function is called uniformly by all threads of the block.
+// * Cyclic layout: element e (row-major linear index) of a tile of N elements lives in thread
+//   e % Threads, slot e / Threads; a warp touches 32 consecutive elements. A tile with N == 1
+//   is replicated: every thread holds the value in slot 0. In the last slot, threads without
+//   an element hold a defined filler value (never loaded, stored or reduced).
+// * Result types, integer wrapping, division by zero, NaN rules and rounding of 16/8-bit
+//   floats (computed in float, rounded once) are those of ntc::cpu (tile.hpp). Float +, −, ·
+//   use the __f*_rn intrinsics so that nvcc never fuses two ops into an FMA: elementwise
+//   arithmetic is bit-exact with the CPU (NaN payloads aside). Math uses the
+//   accurate CUDA functions (expf, ..., no intrinsics), so results match the CPU within the
+//   functions' ulp error.
+// * Binary operations take two tiles of the same shape, or a tile and an element, or a tile and
+//   a replicated (one-element) tile, or tiles whose shapes differ only by leading 1s; anything
+//   else needs an explicit broadcast_to (which moves data through shared memory).
+// * Functions that use shared memory take an Smem (the kernel's __shared__ buffer, 16-byte
+//   aligned), start and end with __syncthreads(), and have a constexpr *_smem_bytes helper.
+#pragma once
+
+#include <ntc/device/types.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace ntc::dev {
+
+// --- shapes -------------------------------------------------------------------------------------
+
+/// A compile-time tile shape: extents, outermost first (none for a scalar).
+template <int... Dims> struct Shape {
+  static_assert(((Dims > 0) && ...), "ntc::dev::Shape: extents must be positive");
+  /// Number of dimensions.
+  static constexpr int rank = int(sizeof...(Dims));
+  /// Number of elements (1 for rank 0).
+  static constexpr int numel = (1 * ... * Dims);
+  /// Extent of dimension `i` (1 outside [0, rank)).
+  NTC_DEV_HD static constexpr int dim(int i) {
+    const int d[] = {Dims..., 1};
+    return i >= 0 && i < rank ? d[i] : 1;
+  }
+  /// Row-major stride (in elements) of dimension `i`.
+  NTC_DEV_HD static constexpr int stride(int i) {
+    int s = 1;
+    for (int d = rank - 1; d > i; --d)
+      s *= dim(d);
+    return s;
+  }
+  /// Writes the multi-index of row-major `linear` to index[0, rank).
+  NTC_DEV_HD static constexpr void unravel(int linear, int *index) {
+    for (int d = rank - 1; d >= 0; --d) {
+      index[d] = linear % dim(d);
+      linear /= dim(d);
+    }
+  }
+  /// The row-major linear index of index[0, rank).
+  NTC_DEV_HD static constexpr int ravel(const int *index) {
+    int linear = 0;
+    for (int d = 0; d < rank; ++d)
+      linear = linear * dim(d) + index[d];
+    return linear;
+  }
+};
+
+/// True for Shape<...>.
+template <class S> inline constexpr bool is_shape_v = false;
+/// True for Shape<...>.
+template <int... D> inline constexpr bool is_shape_v<Shape<D...>> = true;
+
+namespace detail {
+
+/// NumPy broadcast of two shapes (aligned from the right; 1 stretches).
+template <class A, class B> struct broadcast_shape {
+  static constexpr int rank = A::rank > B::rank ? A::rank : B::rank;
+  NTC_DEV_HD static constexpr int a(int i) { return A::dim(i - (rank - A::rank)); }
+  NTC_DEV_HD static constexpr int b(int i) { return B::dim(i - (rank - B::rank)); }
+  NTC_DEV_HD static constexpr bool compatible() {
+    for (int i = 0; i < rank; ++i)
+      if (a(i) != b(i) && a(i) != 1 && b(i) != 1)
+        return false;
+    return true;
+  }
+  NTC_DEV_HD static constexpr int extent(int i) { return a(i) == 1 ? b(i) : a(i); }
+  template <std::size_t... I> static auto make(std::index_sequence<I...>) -> Shape<extent(I)...>;
+  using type = decltype(make(std::make_index_sequence<std::size_t(rank)>{}));
+};
+
+/// S with dimension `Axis` (already normalised) removed.
+template <class S, int Axis> struct remove_axis {
+  NTC_DEV_HD static constexpr int extent(int i) { return S::dim(i < Axis ? i : i + 1); }
+  template <std::size_t... I> static auto make(std::index_sequence<I...>) -> Shape<extent(I)...>;
+  using type = decltype(make(std::make_index_sequence<std::size_t(S::rank - 1)>{}));
+};
+
+/// S with a 1 inserted before dimension `Axis` (already normalised, in [0, rank]).
+template <class S, int Axis> struct insert_axis {
+  NTC_DEV_HD static constexpr int extent(int i) {
+    return i < Axis ? S::dim(i) : i == Axis ? 1 : S::dim(i - 1);
+  }
+  template <std::size_t... I> static auto make(std::index_sequence<I...>) -> Shape<extent(I)...>;
+  using type = decltype(make(std::make_index_sequence<std::size_t(S::rank + 1)>{}));
+};
+
+/// Dimension i of the result is dimension P[i] of S.
+template <class S, int... P> struct permute_shape {
+  static_assert(sizeof...(P) == S::rank, "ntc::dev::permute: one entry per dimension");
+  using type = Shape<S::dim(P)...>;
+  /// Input dimension of result dimension i.
+  NTC_DEV_HD static constexpr int source(int i) {
+    const int p[] = {P..., 0};
+    return p[i];
+  }
+  /// Stride in the input of result dimension i.
+  NTC_DEV_HD static constexpr int source_stride(int i) { return S::stride(source(i)); }
+  /// True when the order is unchanged.
+  NTC_DEV_HD static constexpr bool identity() {
+    for (int i = 0; i < S::rank; ++i)
+      if (source(i) != i)
+        return false;
+    return true;
+  }
+  /// True when P is a permutation of [0, rank).
+  NTC_DEV_HD static constexpr bool valid() {
+    for (int i = 0; i < S::rank; ++i) {
+      if (source(i) < 0 || source(i) >= S::rank)
+        return false;
+      for (int j = 0; j < i; ++j)
+        if (source(j) == source(i))
+          return false;
+    }
+    return true;
+  }
+};
+
+} // namespace detail
+
+/// The NumPy broadcast of shapes A and B (a compile error if incompatible).
+template <class A, class B> using broadcast_shape_t = typename detail::broadcast_shape<A, B>::type;
+
+// --- shared memory ------------------------------------------------------------------------------
+
+/// The kernel's shared-memory scratch buffer (16-byte aligned) that layout changes, reductions
+/// and dot use. Size it as the maximum of the *_smem_bytes helpers of the ops of a kernel.
+struct Smem {
+  unsigned char *ptr; ///< start of the buffer
+  /// The buffer at `byte_offset`, as a T array.
+  template <class T> __device__ T *as(std::size_t byte_offset = 0) const {
+    return reinterpret_cast<T *>(ptr + byte_offset);
+  }
+};
+
+/// `bytes` rounded up to a multiple of 16 (the alignment of each region inside Smem).
+NTC_DEV_HD constexpr std::size_t smem_align(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+/// The maximum of byte counts, for sizing one buffer for all ops of a kernel.
+template <class... B> NTC_DEV_HD constexpr std::size_t smem_max(B... bytes) {
+  std::size_t m = 0;
+  ((m = std::size_t(bytes) > m ? std::size_t(bytes) : m), ...);
+  return m;
+}
+
+// --- tiles --------------------------------------------------------------------------------------
+
+/// A CTA-wide tile of `T` with shape `S`, distributed cyclically over `Threads` threads (see
+/// the top of this file); N == 1 tiles are replicated.
+template <class T, class S, int Threads> struct Tile {
+  static_assert(is_element_v<T>, "ntc::dev::Tile: not an element type");
+  static_assert(is_shape_v<S>, "ntc::dev::Tile: S must be a Shape");
+  static_assert(Threads > 0 && Threads % 32 == 0, "ntc::dev::Tile: Threads must be whole warps");
+
+  /// Element type.
+  using element_type = T;
+  /// Shape type.
+  using shape = S;
+  /// Threads of the block.
+  static constexpr int threads = Threads;
+  /// Number of elements.
+  static constexpr int N = S::numel;
+  /// True when every thread holds the (only) element.
+  static constexpr bool replicated = N == 1;
+  /// Register slots per thread.
+  static constexpr int Slots = replicated ? 1 : (N + Threads - 1) / Threads;
+  /// True when every slot of every thread holds an element.
+  static constexpr bool full = replicated || N % Threads == 0;
+
+  /// This thread's elements: slot s holds element s * Threads + threadIdx.x.
+  T v[Slots];
+
+  /// Linear index of the element in `slot` of the calling thread (0 for a replicated tile).
+  __device__ static int linear(int slot) {
+    return replicated ? 0 : slot * Threads + int(threadIdx.x);
+  }
+  /// True when `slot` of the calling thread holds an element (always for replicated tiles).
+  __device__ static bool owns(int slot) { return full || slot < Slots - 1 || linear(slot) < N; }
+  /// True when the calling thread is the one that writes the element in `slot` to memory
+  /// (thread 0 for a replicated tile).
+  __device__ static bool writes(int slot) {
+    if constexpr (replicated)
+      return threadIdx.x == 0;
+    else
+      return owns(slot);
+  }
+  /// The only element of a one-element tile.
+  __device__ T item() const {
+    static_assert(replicated, "ntc::dev::Tile::item: tile has more than one element");
+    return v[0];
+  }
+  /// Element-wise conversion (see cast()).
+  template <class U> __device__ Tile<U, S, Threads> to() const;
+
+  /// *this = *this + other converted back to T (other: tile of this shape, replicated, or element).
+  template <class U> __device__ Tile &operator+=(const U &other);
+  /// *this = *this − other, converted back to T.
+  template <class U> __device__ Tile &operator-=(const U &other);
+  /// *this = *this · other, converted back to T.
+  template <class U> __device__ Tile &operator*=(const U &other);
+  /// *this = *this / other, converted back to T.
+  template <class U> __device__ Tile &operator/=(const U &other);
+  /// *this = *this % other, converted back to T.
+  template <class U> __device__ Tile &operator%=(const U &other);
+  /// *this = *this & other, converted back to T.
+  template <class U> __device__ Tile &operator&=(const U &other);
+  /// *this = *this | other, converted back to T.
+  template <class U> __device__ Tile &operator|=(const U &other);
+  /// *this = *this ^ other, converted back to T.
+  template <class U> __device__ Tile &operator^=(const U &other);
+};
+
+/// True for Tile<...>.
+template <class X> inline constexpr bool is_tile_v = false;
+/// True for Tile<...>.
+template <class T, class S, int Th> inline constexpr bool is_tile_v<Tile<T, S, Th>> = true;
+
+namespace detail {
+
+template <class X> struct element_of {
+  using type = X;
+  using shape = Shape<>;
+  static constexpr int threads = 0;
+};
+template <class T, class S, int Th> struct element_of<Tile<T, S, Th>> {
+  using type = T;
+  using shape = S;
+  static constexpr int threads = Th;
+};
+
+/// True for a tile or an element value.
+template <class X>
+inline constexpr bool is_operand_v = is_tile_v<std::decay_t<X>> || is_element_v<std::decay_t<X>>;
+
+/// The common shape of the tile operands among X... (elements are ignored); each tile must have
+/// that many elements or one.
+template <class... X> struct common_shape;
+template <> struct common_shape<> { using type = Shape<>; };
+template <class X, class... Rest> struct common_shape<X, Rest...> {
+  using rest = typename common_shape<Rest...>::type;
+  using own = typename element_of<std::decay_t<X>>::shape;
+  static_assert(broadcast_shape<own, rest>::compatible(),
+                "ntc::dev: operand shapes cannot be broadcast together");
+  using type = typename broadcast_shape<own, rest>::type;
+};
+
+/// The Threads of the tile operands (0 when there are none); all tiles must agree.
+template <class... X> NTC_DEV_HD constexpr int common_threads() {
+  int t = 0;
+  bool ok = true;
+  ((ok = ok && (element_of<std::decay_t<X>>::threads == 0 || t == 0 ||
+                element_of<std::decay_t<X>>::threads == t),
+    t = element_of<std::decay_t<X>>::threads ? element_of<std::decay_t<X>>::threads : t),
+   ...);
+  return ok ? t : -1;
+}
+
+/// True when operand X can be read slot by slot in a result of shape R: an element, a
+/// replicated tile, or a tile with the same number of elements (its shape differs only by
+/// leading 1s, so the linear order agrees).
+template <class X, class R>
+inline constexpr bool slot_compatible_v =
+    !is_tile_v<std::decay_t<X>> || element_of<std::decay_t<X>>::shape::numel == 1 ||
+    element_of<std::decay_t<X>>::shape::numel == R::numel;
+
+/// The value of operand x for slot s of the result.
+template <class X> __device__ inline auto at(const X &x, int s) {
+  if constexpr (is_tile_v<X>) {
+    if constexpr (X::replicated)
+      return x.v[0];
+    else
+      return x.v[s];
+  } else {
+    return x;
+  }
+}
+
+} // namespace detail
+
+/// Element type of a tile, or the type itself for an element.
+template <class X> using element_t = typename detail::element_of<std::decay_t<X>>::type;
+
+/// Result element type of a binary operation on two operands (ntc::cpu::binary_result_t).
+template <class X, class Y>
+using binary_result_t = std::conditional_t<
+    is_tile_v<std::decay_t<X>> == is_tile_v<std::decay_t<Y>>, promote_t<element_t<X>, element_t<Y>>,
+    std::conditional_t<is_tile_v<std::decay_t<X>>, scalar_promote_t<element_t<X>, element_t<Y>>,
+                       scalar_promote_t<element_t<Y>, element_t<X>>>>;
+
+/// Applies f slot by slot to the operands (tiles of the result's size, replicated tiles or
+/// elements), converting each result to R. f is called for every slot, including the filler
+/// slots, so it must not have side effects.
+template <class R, class F, class... X> __device__ inline auto elementwise(F f, const X &...x) {
+  using S = typename detail::common_shape<X...>::type;
+  constexpr int Th = detail::common_threads<X...>();
+  static_assert(Th != 0, "ntc::dev::elementwise: needs at least one tile operand");
+  static_assert(Th > 0, "ntc::dev::elementwise: tiles of different Threads");
+  static_assert((detail::slot_compatible_v<X, S> && ...),
+                "ntc::dev: operand shapes differ; broadcast_to the common shape first");
+  Tile<R, S, Th> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s)
+    r.v[s] = ::ntc::dev::convert<R>(f(detail::at(x, s)...));
+  return r;
+}
+
+// --- creation -----------------------------------------------------------------------------------
+
+/// A tile of shape S filled with `value` (converted to T).
+template <class T, class S, int Threads, class V = T>
+__device__ inline Tile<T, S, Threads> full(V value) {
+  const T x = ::ntc::dev::convert<T>(value);
+  Tile<T, S, Threads> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s)
+    r.v[s] = x;
+  return r;
+}
+
+/// A tile of shape S filled with zeros.
+template <class T, class S, int Threads> __device__ inline Tile<T, S, Threads> zeros() {
+  return ::ntc::dev::full<T, S, Threads>(T{});
+}
+
+/// A rank-0 (replicated) tile holding `value` (converted to T).
+template <class T, int Threads, class V = T>
+__device__ inline Tile<T, Shape<>, Threads> scalar(V value) {
+  return ::ntc::dev::full<T, Shape<>, Threads>(value);
+}
+
+/// The 1-D tile [start, start + 1, …, start + n − 1] of S = Shape<n> (int32 by default, as
+/// Triton's arange).
+template <class S, int Threads, class T = int32_t>
+__device__ inline Tile<T, S, Threads> arange(int start) {
+  static_assert(S::rank == 1, "ntc::dev::arange: 1-D shape");
+  Tile<T, S, Threads> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s)
+    r.v[s] = ::ntc::dev::convert<T>(start + r.linear(s));
+  return r;
+}
+
+// --- elementwise --------------------------------------------------------------------------------
+
+/// f applied to each element; the result type is f's return type.
+template <class T, class S, int Th, class F>
+__device__ inline auto map(const Tile<T, S, Th> &a, F f) {
+  using R = std::decay_t<decltype(f(a.v[0]))>;
+  return ::ntc::dev::elementwise<R>(f, a);
+}
+
+/// f applied to pairs of elements of two tiles (same size, or one replicated); the result type
+/// is f's return type.
+template <class A, class SA, class B, class SB, int Th, class F>
+__device__ inline auto zip(const Tile<A, SA, Th> &a, const Tile<B, SB, Th> &b, F f) {
+  using R = std::decay_t<decltype(f(a.v[0], b.v[0]))>;
+  return ::ntc::dev::elementwise<R>(f, a, b);
+}
+
+/// Element-wise conversion to U (see convert()).
+template <class U, class T, class S, int Th>
+__device__ inline Tile<U, S, Th> cast(const Tile<T, S, Th> &t) {
+  if constexpr (std::is_same_v<U, T>)
+    return t;
+  else
+    return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
+}
+
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<U, S, Th> Tile<T, S, Th>::to() const {
+  return ::ntc::dev::cast<U>(*this);
+}
+
+/// cond ? a : b element-wise (cond nonzero = true); each argument a tile (same size or
+/// replicated) or an element. The result type is binary_result_t of a and b.
+template <
+    class C, class A, class B,
+    std::enable_if_t<detail::is_operand_v<C> && detail::is_operand_v<A> &&
+                         detail::is_operand_v<B> && (is_tile_v<C> || is_tile_v<A> || is_tile_v<B>),
+                     int> = 0>
+__device__ inline auto where(const C &cond, const A &a, const B &b) {
+  using R = binary_result_t<A, B>;
+  using EC = element_t<C>;
+  using EA = element_t<A>;
+  using EB = element_t<B>;
+  return ::ntc::dev::elementwise<R>(
+      [](EC c, EA x, EB y) {
+        return ::ntc::dev::convert<bool>(c) ? ::ntc::dev::convert<R>(x) : ::ntc::dev::convert<R>(y);
+      },
+      cond, a, b);
+}
+
+namespace detail {
+
+struct add_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    if constexpr (is_integer_v<C>)
+      return C(wrap_t<C>(a) + wrap_t<C>(b));
+    else if constexpr (std::is_same_v<C, float>)
+      return __fadd_rn(a, b); // never contracted into an FMA with a neighbouring op
+    else if constexpr (std::is_same_v<C, double>)
+      return __dadd_rn(a, b);
+    else
+      return C(a + b);
+  }
+};
+struct sub_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    if constexpr (is_integer_v<C>)
+      return C(wrap_t<C>(a) - wrap_t<C>(b));
+    else if constexpr (std::is_same_v<C, float>)
+      return __fsub_rn(a, b); // never contracted into an FMA with a neighbouring op
+    else if constexpr (std::is_same_v<C, double>)
+      return __dsub_rn(a, b);
+    else
+      return C(a - b);
+  }
+};
+struct mul_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    if constexpr (is_integer_v<C>)
+      return C(wrap_t<C>(a) * wrap_t<C>(b));
+    else if constexpr (std::is_same_v<C, float>)
+      return __fmul_rn(a, b); // never contracted into an FMA with a neighbouring op
+    else if constexpr (std::is_same_v<C, double>)
+      return __dmul_rn(a, b);
+    else
+      return C(a * b);
+  }
+};
+struct div_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    static_assert(!std::is_same_v<C, bool>, "ntc::dev: division of bool tiles");
+    if constexpr (is_integer_v<C>) {
+      if (b == 0)
+        return 0;
+      if constexpr (std::is_signed_v<C>)
+        if (a == int_limits<C>::lowest && b == C(-1))
+          return a;
+      return C(a / b);
+    } else {
+      return C(a / b);
+    }
+  }
+};
+struct mod_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    static_assert(!std::is_same_v<C, bool>, "ntc::dev: remainder of bool tiles");
+    if constexpr (is_integer_v<C>) {
+      if (b == 0)
+        return 0;
+      if constexpr (std::is_signed_v<C>)
+        if (b == C(-1))
+          return 0;
+      return C(a % b);
+    } else if constexpr (std::is_same_v<C, float>) {
+      return ::fmodf(a, b);
+    } else {
+      return ::fmod(a, b);
+    }
+  }
+};
+struct and_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    static_assert(std::is_integral_v<C>, "ntc::dev: & needs integer or bool tiles");
+    return C(a & b);
+  }
+};
+struct or_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    static_assert(std::is_integral_v<C>, "ntc::dev: | needs integer or bool tiles");
+    return C(a | b);
+  }
+};
+struct xor_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    static_assert(std::is_integral_v<C>, "ntc::dev: ^ needs integer or bool tiles");
+    return C(a ^ b);
+  }
+};
+struct pow_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    if constexpr (std::is_same_v<C, float>)
+      return ::powf(a, b);
+    else if constexpr (std::is_same_v<C, double>)
+      return ::pow(a, b);
+    else
+      return ::ntc::dev::convert<C>(::pow(double(a), double(b)));
+  }
+};
+struct maximum_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    if (::ntc::dev::is_nan(a))
+      return a;
+    if (::ntc::dev::is_nan(b))
+      return b;
+    return a < b ? b : a;
+  }
+};
+struct minimum_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    if (::ntc::dev::is_nan(a))
+      return a;
+    if (::ntc::dev::is_nan(b))
+      return b;
+    return b < a ? b : a;
+  }
+};
+struct eq_op {
+  template <class C> __device__ bool operator()(C a, C b) const { return a == b; }
+};
+struct ne_op {
+  template <class C> __device__ bool operator()(C a, C b) const { return a != b; }
+};
+struct lt_op {
+  template <class C> __device__ bool operator()(C a, C b) const { return a < b; }
+};
+struct le_op {
+  template <class C> __device__ bool operator()(C a, C b) const { return a <= b; }
+};
+struct gt_op {
+  template <class C> __device__ bool operator()(C a, C b) const { return a > b; }
+};
+struct ge_op {
+  template <class C> __device__ bool operator()(C a, C b) const { return a >= b; }
+};
+
+/// Arithmetic: both operands converted to R, computed in compute_t<R>, converted back.
+template <class Op, class X, class Y> __device__ inline auto arith(const X &x, const Y &y) {
+  using R = binary_result_t<X, Y>;
+  using C = compute_t<R>;
+  return ::ntc::dev::elementwise<R>(
+      [](element_t<X> a, element_t<Y> b) {
+        return Op{}(C(::ntc::dev::widen(::ntc::dev::convert<R>(a))),
+                    C(::ntc::dev::widen(::ntc::dev::convert<R>(b))));
+      },
+      x, y);
+}
+
+/// Comparison: both operands converted to their common type, compared in its compute type.
+template <class Cmp, class X, class Y> __device__ inline auto compare(const X &x, const Y &y) {
+  using R = binary_result_t<X, Y>;
+  return ::ntc::dev::elementwise<bool>(
+      [](element_t<X> a, element_t<Y> b) {
+        return Cmp{}(::ntc::dev::widen(::ntc::dev::convert<R>(a)),
+                     ::ntc::dev::widen(::ntc::dev::convert<R>(b)));
+      },
+      x, y);
+}
+
+/// Enables an operator when at least one operand is a tile and both are operands.
+template <class X, class Y>
+using enable_binary_t =
+    std::enable_if_t<(is_tile_v<X> || is_tile_v<Y>)&&is_operand_v<X> && is_operand_v<Y>, int>;
+
+} // namespace detail
+
+/// a + b element-wise (two tiles, or a tile and an element; see the top of this file).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator+(const X &a, const Y &b) {
+  return detail::arith<detail::add_op>(a, b);
+}
+/// a − b element-wise.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator-(const X &a, const Y &b) {
+  return detail::arith<detail::sub_op>(a, b);
+}
+/// a · b element-wise.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator*(const X &a, const Y &b) {
+  return detail::arith<detail::mul_op>(a, b);
+}
+/// a / b element-wise (integers truncate; integer division by zero gives 0).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator/(const X &a, const Y &b) {
+  return detail::arith<detail::div_op>(a, b);
+}
+/// a % b element-wise (C remainder for integers, fmod for floats; integer % 0 gives 0).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator%(const X &a, const Y &b) {
+  return detail::arith<detail::mod_op>(a, b);
+}
+/// a & b element-wise (integer or bool).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator&(const X &a, const Y &b) {
+  return detail::arith<detail::and_op>(a, b);
+}
+/// a | b element-wise (integer or bool).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator|(const X &a, const Y &b) {
+  return detail::arith<detail::or_op>(a, b);
+}
+/// a ^ b element-wise (integer or bool).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator^(const X &a, const Y &b) {
+  return detail::arith<detail::xor_op>(a, b);
+}
+/// a == b element-wise, as a bool tile.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator==(const X &a, const Y &b) {
+  return detail::compare<detail::eq_op>(a, b);
+}
+/// a != b element-wise, as a bool tile.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator!=(const X &a, const Y &b) {
+  return detail::compare<detail::ne_op>(a, b);
+}
+/// a < b element-wise, as a bool tile.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator<(const X &a, const Y &b) {
+  return detail::compare<detail::lt_op>(a, b);
+}
+/// a <= b element-wise, as a bool tile.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator<=(const X &a, const Y &b) {
+  return detail::compare<detail::le_op>(a, b);
+}
+/// a > b element-wise, as a bool tile.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator>(const X &a, const Y &b) {
+  return detail::compare<detail::gt_op>(a, b);
+}
+/// a >= b element-wise, as a bool tile.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto operator>=(const X &a, const Y &b) {
+  return detail::compare<detail::ge_op>(a, b);
+}
+
+/// −a element-wise (integers wrap; bool unchanged).
+template <class T, class S, int Th>
+__device__ inline Tile<T, S, Th> operator-(const Tile<T, S, Th> &a) {
+  return ::ntc::dev::map(a, [](T x) -> T {
+    if constexpr (is_integer_v<T>)
+      return T(detail::wrap_t<T>(0) - detail::wrap_t<T>(x));
+    else if constexpr (std::is_same_v<T, bool>)
+      return x;
+    else
+      return ::ntc::dev::convert<T>(-::ntc::dev::widen(x));
+  });
+}
+/// +a.
+template <class T, class S, int Th>
+__device__ inline Tile<T, S, Th> operator+(const Tile<T, S, Th> &a) {
+  return a;
+}
+/// Logical not: a == 0 element-wise, as a bool tile.
+template <class T, class S, int Th>
+__device__ inline Tile<bool, S, Th> operator!(const Tile<T, S, Th> &a) {
+  return ::ntc::dev::map(a, [](T x) { return !::ntc::dev::convert<bool>(x); });
+}
+/// Bitwise not of an integer tile.
+template <class T, class S, int Th>
+__device__ inline Tile<T, S, Th> operator~(const Tile<T, S, Th> &a) {
+  static_assert(is_integer_v<T>, "ntc::dev: ~ needs an integer tile");
+  return ::ntc::dev::map(a, [](T x) { return T(~x); });
+}
+
+namespace detail {
+/// *self = (*self op other) converted back to T, keeping self's shape.
+template <class Op, class T, class S, int Th, class U>
+__device__ inline void compound(Tile<T, S, Th> &self, const U &other) {
+  auto r = ::ntc::dev::detail::arith<Op>(self, other);
+  static_assert(std::is_same_v<typename decltype(r)::shape, S>,
+                "ntc::dev: compound assignment would change the shape");
+  self = ::ntc::dev::cast<T>(r);
+}
+} // namespace detail
+
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator+=(const U &other) {
+  detail::compound<detail::add_op>(*this, other);
+  return *this;
+}
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator-=(const U &other) {
+  detail::compound<detail::sub_op>(*this, other);
+  return *this;
+}
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator*=(const U &other) {
+  detail::compound<detail::mul_op>(*this, other);
+  return *this;
+}
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator/=(const U &other) {
+  detail::compound<detail::div_op>(*this, other);
+  return *this;
+}
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator%=(const U &other) {
+  detail::compound<detail::mod_op>(*this, other);
+  return *this;
+}
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator&=(const U &other) {
+  detail::compound<detail::and_op>(*this, other);
+  return *this;
+}
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator|=(const U &other) {
+  detail::compound<detail::or_op>(*this, other);
+  return *this;
+}
+template <class T, class S, int Th>
+template <class U>
+__device__ Tile<T, S, Th> &Tile<T, S, Th>::operator^=(const U &other) {
+  detail::compound<detail::xor_op>(*this, other);
+  return *this;
+}
+
+// --- math ---------------------------------------------------------------------------------------
+
+#define NTC_DEV_FLOAT_FUNCTION(name, float_expression, double_expression)                          \
+  template <class T, std::enable_if_t<is_element_v<T>, int> = 0>                                   \
+  __device__ inline T name(T value) {                                                              \
+    static_assert(is_floating_v<T>, "ntc::dev::" #name " needs a floating element type");          \
+    using C = compute_t<T>;                                                                        \
+    const C x = ::ntc::dev::widen(value);                                                          \
+    if constexpr (std::is_same_v<C, double>)                                                       \
+      return ::ntc::dev::convert<T>(C(double_expression));                                         \
+    else                                                                                           \
+      return ::ntc::dev::convert<T>(C(float_expression));                                          \
+  }                                                                                                \
+  template <class T, class S, int Th>                                                              \
+  __device__ inline Tile<T, S, Th> name(const Tile<T, S, Th> &t) {                                 \
+    return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::name(value); });                    \
+  }
+
+/// e^x (floating elements; 16/8-bit floats computed in float and rounded). Tile and element.
+NTC_DEV_FLOAT_FUNCTION(exp, ::expf(x), ::exp(x))
+/// 2^x. Tile and element.
+NTC_DEV_FLOAT_FUNCTION(exp2, ::exp2f(x), ::exp2(x))
+/// Natural logarithm. Tile and element.
+NTC_DEV_FLOAT_FUNCTION(log, ::logf(x), ::log(x))
+/// Base-2 logarithm. Tile and element.
+NTC_DEV_FLOAT_FUNCTION(log2, ::log2f(x), ::log2(x))
+/// Square root (correctly rounded). Tile and element.
+NTC_DEV_FLOAT_FUNCTION(sqrt, ::sqrtf(x), ::sqrt(x))
+/// 1 / √x, as a correctly rounded division by a correctly rounded root (as ntc::cpu). Tile and
+/// element.
+NTC_DEV_FLOAT_FUNCTION(rsqrt, 1.0f / ::sqrtf(x), 1.0 / ::sqrt(x))
+/// Sine. Tile and element.
+NTC_DEV_FLOAT_FUNCTION(sin, ::sinf(x), ::sin(x))
+/// Cosine. Tile and element.
+NTC_DEV_FLOAT_FUNCTION(cos, ::cosf(x), ::cos(x))
+/// Hyperbolic tangent. Tile and element.
+NTC_DEV_FLOAT_FUNCTION(tanh, ::tanhf(x), ::tanh(x))
+/// 1 / (1 + e^−x). Tile and element.
+NTC_DEV_FLOAT_FUNCTION(sigmoid, 1.0f / (1.0f + ::expf(-x)), 1.0 / (1.0 + ::exp(-x)))
+/// Error function. Tile and element.
+NTC_DEV_FLOAT_FUNCTION(erf, ::erff(x), ::erf(x))
+
+#undef NTC_DEV_FLOAT_FUNCTION
+
+/// |x| (integers wrap: abs(INT_MIN) = INT_MIN; unsigned and bool unchanged). Element.
+template <class T, std::enable_if_t<is_element_v<T>, int> = 0> __device__ inline T abs(T value) {
+  if constexpr (std::is_same_v<T, double>)
+    return ::fabs(value);
+  else if constexpr (is_floating_v<T>)
+    return ::ntc::dev::convert<T>(::fabsf(::ntc::dev::widen(value)));
+  else if constexpr (std::is_signed_v<T>)
+    return value < 0 ? T(detail::wrap_t<T>(0) - detail::wrap_t<T>(value)) : value;
+  else
+    return value;
+}
+/// |x| element-wise.
+template <class T, class S, int Th> __device__ inline Tile<T, S, Th> abs(const Tile<T, S, Th> &t) {
+  return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::abs(value); });
+}
+
+/// Largest integer ≤ x (integers unchanged). Element.
+template <class T, std::enable_if_t<is_element_v<T>, int> = 0> __device__ inline T floor(T value) {
+  if constexpr (std::is_same_v<T, double>)
+    return ::floor(value);
+  else if constexpr (is_floating_v<T>)
+    return ::ntc::dev::convert<T>(::floorf(::ntc::dev::widen(value)));
+  else
+    return value;
+}
+/// floor element-wise.
+template <class T, class S, int Th>
+__device__ inline Tile<T, S, Th> floor(const Tile<T, S, Th> &t) {
+  return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::floor(value); });
+}
+
+/// Smallest integer ≥ x (integers unchanged). Element.
+template <class T, std::enable_if_t<is_element_v<T>, int> = 0> __device__ inline T ceil(T value) {
+  if constexpr (std::is_same_v<T, double>)
+    return ::ceil(value);
+  else if constexpr (is_floating_v<T>)
+    return ::ntc::dev::convert<T>(::ceilf(::ntc::dev::widen(value)));
+  else
+    return value;
+}
+/// ceil element-wise.
+template <class T, class S, int Th> __device__ inline Tile<T, S, Th> ceil(const Tile<T, S, Th> &t) {
+  return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::ceil(value); });
+}
+
+/// a^b element-wise (tiles or a tile and an element; integers computed in double and converted).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto pow(const X &a, const Y &b) {
+  return detail::arith<detail::pow_op>(a, b);
+}
+/// Element-wise maximum; NaN propagates.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto maximum(const X &a, const Y &b) {
+  return detail::arith<detail::maximum_op>(a, b);
+}
+/// Element-wise minimum; NaN propagates.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto minimum(const X &a, const Y &b) {
+  return detail::arith<detail::minimum_op>(a, b);
+}
+/// minimum(maximum(x, lo), hi) element-wise, in x's element type; NaN in x propagates.
+template <class T, class S, int Th, class L, class H>
+__device__ inline Tile<T, S, Th> clamp(const Tile<T, S, Th> &x, const L &lo, const H &hi) {
+  return ::ntc::dev::cast<T>(
+      ::ntc::dev::minimum(::ntc::dev::cast<T>(::ntc::dev::maximum(x, lo)), hi));
+}
+
+// --- shape operations ---------------------------------------------------------------------------
+
+/// The same elements with shape S2 (same number of elements; free: the linear order and so the
+/// ownership are unchanged).
+template <class S2, class T, class S, int Th>
+__device__ inline Tile<T, S2, Th> reshape(const Tile<T, S, Th> &t) {
+  static_assert(is_shape_v<S2>, "ntc::dev::reshape: S2 must be a Shape");
+  static_assert(S2::numel == S::numel, "ntc::dev::reshape: different number of elements");
+  Tile<T, S2, Th> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s)
+    r.v[s] = t.v[s];
+  return r;
+}
+
+/// `t` with a size-1 dimension inserted at `Axis` (in [−rank − 1, rank]; negative counts from
+/// the end). Free.
+template <int Axis, class T, class S, int Th>
+__device__ inline auto expand_dims(const Tile<T, S, Th> &t) {
+  static_assert(Axis >= -(S::rank + 1) && Axis <= S::rank,
+                "ntc::dev::expand_dims: axis out of range");
+  constexpr int a = Axis < 0 ? Axis + S::rank + 1 : Axis;
+  return ::ntc::dev::reshape<typename detail::insert_axis<S, a>::type>(t);
+}
+
+/// Bytes of shared memory broadcast_to<S2> needs for a tile of T with shape S (0 when free:
+/// same number of elements, or a replicated source).
+template <class T, class S, class S2> NTC_DEV_HD constexpr std::size_t broadcast_smem_bytes() {
+  return S::numel == 1 || S::numel == S2::numel ? 0 : smem_align(sizeof(T) * S::numel);
+}
+/// Bytes of shared memory broadcast_to needs for a source tile of T with shape S, whatever the
+/// target.
+template <class T, class S> NTC_DEV_HD constexpr std::size_t broadcast_smem_bytes() {
+  return S::numel == 1 ? 0 : smem_align(sizeof(T) * S::numel);
+}
+
+/// `t` broadcast to S2 (NumPy rules: S2 must be the broadcast of S and S2). Free when the
+/// source is replicated or has as many elements as S2; otherwise through shared memory
+/// (broadcast_smem_bytes<T, S>() bytes).
+template <class S2, class T, class S, int Th>
+__device__ inline Tile<T, S2, Th> broadcast_to(const Tile<T, S, Th> &t, Smem smem) {
+  static_assert(is_shape_v<S2>, "ntc::dev::broadcast_to: S2 must be a Shape");
+  static_assert(detail::broadcast_shape<S, S2>::compatible() &&
+                    std::is_same_v<broadcast_shape_t<S, S2>, S2>,
+                "ntc::dev::broadcast_to: cannot broadcast to this shape");
+  if constexpr (S::numel == S2::numel) {
+    return ::ntc::dev::reshape<S2>(t);
+  } else if constexpr (S::numel == 1) {
+    return ::ntc::dev::full<T, S2, Th>(t.v[0]);
+  } else {
+    T *buffer = smem.as<T>();
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < t.Slots; ++s)
+      if (t.owns(s))
+        buffer[t.linear(s)] = t.v[s];
+    __syncthreads();
+    Tile<T, S2, Th> r;
+    constexpr int offset = S2::rank - S::rank;
+#pragma unroll
+    for (int s = 0; s < r.Slots; ++s) {
+      int index[S2::rank];
+      S2::unravel(r.owns(s) ? r.linear(s) : 0, index);
+      int source = 0;
+#pragma unroll
+      for (int d = 0; d < S::rank; ++d)
+        source += (S::dim(d) == 1 ? 0 : index[d + offset]) * S::stride(d);
+      r.v[s] = buffer[source];
+    }
+    __syncthreads();
+    return r;
+  }
+}
+
+/// `t` broadcast to S2 when that is free (a replicated source, or the same number of
+/// elements); a compile error otherwise (use the Smem overload).
+template <class S2, class T, class S, int Th>
+__device__ inline Tile<T, S2, Th> broadcast_to(const Tile<T, S, Th> &t) {
+  static_assert(S::numel == 1 || S::numel == S2::numel,
+                "ntc::dev::broadcast_to: this broadcast needs shared memory (pass an Smem)");
+  return ::ntc::dev::broadcast_to<S2>(t, Smem{nullptr});
+}
+
+/// Bytes of shared memory permute needs for a tile of T with shape S.
+template <class T, class S> NTC_DEV_HD constexpr std::size_t permute_smem_bytes() {
+  return S::numel == 1 ? 0 : smem_align(sizeof(T) * S::numel);
+}
+
+/// The dimensions of `t` reordered: result dimension i is input dimension P[i]. Through shared
+/// memory (permute_smem_bytes<T, S>() bytes) unless the order is unchanged.
+template <int... P, class T, class S, int Th>
+__device__ inline auto permute(const Tile<T, S, Th> &t, Smem smem) {
+  static_assert(sizeof...(P) == S::rank, "ntc::dev::permute: one entry per dimension");
+  static_assert(detail::permute_shape<S, P...>::valid(), "ntc::dev::permute: not a permutation");
+  using Perm = detail::permute_shape<S, P...>;
+  using S2 = typename Perm::type;
+  if constexpr (Perm::identity() || S::numel == 1) {
+    return ::ntc::dev::reshape<S2>(t);
+  } else {
+    T *buffer = smem.as<T>();
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < t.Slots; ++s)
+      if (t.owns(s))
+        buffer[t.linear(s)] = t.v[s];
+    __syncthreads();
+    Tile<T, S2, Th> r;
+#pragma unroll
+    for (int s = 0; s < r.Slots; ++s) {
+      int index[S2::rank];
+      S2::unravel(r.owns(s) ? r.linear(s) : 0, index);
+      int source = 0;
+#pragma unroll
+      for (int i = 0; i < S2::rank; ++i)
+        source += index[i] * Perm::source_stride(i);
+      r.v[s] = buffer[source];
+    }
+    __syncthreads();
+    return r;
+  }
+}
+
+namespace detail {
+/// Column of element (r, c) in trans' staging buffer: XOR-swizzled within 32-column groups
+/// when the rows are whole groups, so that reading a column touches 32 different banks.
+template <int C> __device__ inline int trans_column(int r, int c) {
+  if constexpr (C % 32 == 0)
+    return c ^ (r & 31);
+  else
+    return c;
+}
+} // namespace detail
+
+/// Bytes of shared memory trans needs for a 2-D tile of T with shape S (the tile itself: the
+/// staging buffer is swizzled, not padded).
+template <class T, class S> NTC_DEV_HD constexpr std::size_t trans_smem_bytes() {
+  static_assert(S::rank == 2, "ntc::dev::trans_smem_bytes: 2-D shape");
+  return S::numel == 1 ? 0 : smem_align(sizeof(T) * std::size_t(S::numel));
+}
+
+/// Transpose of a 2-D tile, through shared memory (trans_smem_bytes<T, S>() bytes; XOR-swizzled
+/// against bank conflicts).
+template <class T, class S, int Th>
+__device__ inline auto trans(const Tile<T, S, Th> &t, Smem smem) {
+  static_assert(S::rank == 2, "ntc::dev::trans: expected a 2-D tile");
+  constexpr int R = S::dim(0), C = S::dim(1);
+  using S2 = Shape<C, R>;
+  if constexpr (S::numel == 1 || R == 1 || C == 1) {
+    return ::ntc::dev::reshape<S2>(t);
+  } else {
+    T *buffer = smem.as<T>();
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < t.Slots; ++s)
+      if (t.owns(s)) {
+        const int e = t.linear(s);
+        buffer[(e / C) * C + detail::trans_column<C>(e / C, e % C)] = t.v[s];
+      }
+    __syncthreads();
+    Tile<T, S2, Th> r;
+#pragma unroll
+    for (int s = 0; s < r.Slots; ++s) {
+      const int e = r.owns(s) ? r.linear(s) : 0; // (i, j) of the result = (j, i) of t
+      r.v[s] = buffer[(e % R) * C + detail::trans_column<C>(e % R, e / R)];
+    }
+    __syncthreads();
+    return r;
+  }
+}
+
+} // namespace ntc::dev

@@ -1,0 +1,1217 @@
+// GPU test of the device tile library (ntc/device/*.cuh): every op runs in a kernel on random
+// inputs and is compared with the CPU tile library (ntc/cpu/*.hpp) computing the same thing on
+// the host. Exact (bitwise) where the library promises it, within ulps or a relative tolerance
+// where the math functions or the summation order differ. Prints
+// "device tests: N passed, M failed"; exits 0 when all pass, 1 on failures, 77 when there is no
+// usable GPU. Built with --extended-lambda (the tests write kernels as __device__ lambdas).
+#include <ntc/cpu/cpu.hpp>
+#include <ntc/device/device.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace cpu = ntc::cpu;
+namespace dev = ntc::dev;
+using dev::Shape;
+using dev::Smem;
+
+// --- host/device type pairs ---------------------------------------------------------------------
+
+template <class D> struct host_of { using type = D; };
+template <> struct host_of<__half> { using type = cpu::float16; };
+template <> struct host_of<__nv_bfloat16> { using type = cpu::bfloat16; };
+template <> struct host_of<__nv_fp8_e4m3> { using type = cpu::float8_e4m3; };
+template <> struct host_of<__nv_fp8_e5m2> { using type = cpu::float8_e5m2; };
+/// The ntc::cpu element type with the same bits as device type D.
+template <class D> using host_t = typename host_of<D>::type;
+
+/// Storage of host values in transfer vectors (std::vector<bool> is packed).
+template <class H> using raw_t = std::conditional_t<std::is_same_v<H, bool>, unsigned char, H>;
+template <class H> using hvec = std::vector<raw_t<H>>;
+
+template <class H> H from_raw(raw_t<H> r) {
+  if constexpr (std::is_same_v<H, bool>)
+    return r != 0;
+  else
+    return r;
+}
+
+/// A cpu::Tile of `shape` from transferred values.
+template <class H> cpu::Tile<H> host_tile(cpu::Shape shape, const hvec<H> &values) {
+  cpu::Tile<H> t{std::move(shape), {}};
+  t.data.resize(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    t.data[i] = from_raw<H>(values[i]);
+  return t;
+}
+
+template <class S> cpu::Shape shape_of() {
+  cpu::Shape s;
+  for (int d = 0; d < S::rank; ++d)
+    s.push_back(S::dim(d));
+  return s;
+}
+
+// --- CUDA plumbing
+// --------------------------------------------------------------------------------
+
+#define CUDA_CHECK(expr)                                                                           \
+  do {                                                                                             \
+    cudaError_t err_ = (expr);                                                                     \
+    if (err_ != cudaSuccess) {                                                                     \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,                           \
+                   cudaGetErrorString(err_));                                                      \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+/// A device array of D with host transfers in the matching ntc::cpu type.
+template <class D> struct DevBuf {
+  using H = host_t<D>;
+  static_assert(sizeof(raw_t<H>) == sizeof(D), "host and device types differ in size");
+  D *ptr = nullptr;
+  std::size_t n = 0;
+  explicit DevBuf(std::size_t count, int fill_byte = 0x5a) : n(count) {
+    CUDA_CHECK(cudaMalloc(&ptr, (n ? n : 1) * sizeof(D)));
+    CUDA_CHECK(cudaMemset(ptr, fill_byte, (n ? n : 1) * sizeof(D)));
+  }
+  explicit DevBuf(const hvec<H> &values) : DevBuf(values.size()) {
+    CUDA_CHECK(cudaMemcpy(ptr, values.data(), n * sizeof(D), cudaMemcpyHostToDevice));
+  }
+  DevBuf(const DevBuf &) = delete;
+  DevBuf &operator=(const DevBuf &) = delete;
+  ~DevBuf() { cudaFree(ptr); }
+  hvec<H> get() const {
+    hvec<H> values(n);
+    CUDA_CHECK(cudaMemcpy(values.data(), ptr, n * sizeof(D), cudaMemcpyDeviceToHost));
+    return values;
+  }
+};
+
+template <class F> __global__ void run_kernel(F f) {
+  extern __shared__ __align__(16) unsigned char smem_buffer[];
+  f(Smem{smem_buffer});
+}
+
+/// Runs f(Smem) on `blocks` blocks of Th threads with `smem` bytes of dynamic shared memory.
+template <int Th, class F> void launch(F f, std::size_t smem = 0, int blocks = 1) {
+  if (smem > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(run_kernel<F>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(smem)));
+  run_kernel<<<blocks, Th, smem>>>(f);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/// Row-major offsets of a dense tile, plus `base`.
+template <class S> struct RowMajor {
+  long long base = 0;
+  __device__ long long operator()(const int *index) const { return base + S::ravel(index); }
+};
+
+// --- comparison
+// -----------------------------------------------------------------------------------
+
+static int g_passed = 0, g_failed = 0;
+
+enum class Cmp {
+  bits,   ///< identical bits
+  nan_eq, ///< identical bits, or both NaN
+  ulps,   ///< within `ulps` units in the last place (both NaN also matches)
+  rel     ///< |got − want| ≤ atol + rtol·|want| (both NaN, or equal infinities, also match)
+};
+struct Tol {
+  Cmp kind = Cmp::nan_eq;
+  double ulps = 0, rtol = 0, atol = 0;
+};
+static Tol exact() { return {}; }
+static Tol bits() { return {Cmp::bits}; }
+static Tol ulps(double n) { return {Cmp::ulps, n}; }
+static Tol rel(double rtol, double atol = 0) { return {Cmp::rel, 0, rtol, atol}; }
+
+template <class H> double as_double(H x) {
+  if constexpr (cpu::is_floating_v<H>)
+    return double(cpu::widen(x));
+  else
+    return double(x);
+}
+
+template <class H> uint64_t bits_of(H x) {
+  uint64_t b = 0;
+  std::memcpy(&b, &x, sizeof(H));
+  return b;
+}
+
+/// Position of x on the number line in units of its type's ulp.
+template <class H> int64_t ordered(H x) {
+  const uint64_t b = bits_of(x);
+  const uint64_t sign = uint64_t(1) << (8 * sizeof(H) - 1);
+  const int64_t mag = int64_t(b & (sign - 1));
+  return (b & sign) ? -mag : mag;
+}
+
+template <class H> bool matches(H got, H want, const Tol &tol) {
+  if constexpr (!cpu::is_floating_v<H>) {
+    return got == want;
+  } else {
+    const double g = as_double(got), w = as_double(want);
+    const bool gn = std::isnan(g), wn = std::isnan(w);
+    switch (tol.kind) {
+    case Cmp::bits:
+      return bits_of(got) == bits_of(want);
+    case Cmp::nan_eq:
+      return (gn && wn) || bits_of(got) == bits_of(want);
+    case Cmp::ulps:
+      if (gn || wn)
+        return gn && wn;
+      return double(std::llabs(ordered(got) - ordered(want))) <= tol.ulps;
+    case Cmp::rel:
+      if (gn || wn)
+        return gn && wn;
+      if (std::isinf(g) || std::isinf(w))
+        return g == w;
+      return std::fabs(g - w) <= tol.atol + tol.rtol * std::fabs(w);
+    }
+    return false;
+  }
+}
+
+template <class H> std::string show(H x) {
+  char buf[96];
+  if constexpr (cpu::is_floating_v<H>)
+    std::snprintf(buf, sizeof buf, "%.9g (0x%llx)", as_double(x), (unsigned long long)bits_of(x));
+  else if constexpr (std::is_signed_v<H>)
+    std::snprintf(buf, sizeof buf, "%lld", (long long)x);
+  else
+    std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)x);
+  return buf;
+}
+
+/// Compares device results with the CPU's, counting one test.
+template <class H>
+void check(const std::string &name, const hvec<H> &got, const cpu::Tile<H> &want, Tol tol = exact(),
+           const hvec<H> *inputs = nullptr) {
+  std::size_t bad = 0;
+  if (got.size() != want.data.size()) {
+    std::printf("FAIL %s: %zu values, expected %zu\n", name.c_str(), got.size(), want.data.size());
+    ++g_failed;
+    return;
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const H g = from_raw<H>(got[i]), w = want.data[i];
+    if (!matches(g, w, tol)) {
+      if (bad < 4)
+        std::printf("  %s[%zu]: got %s, expected %s%s%s\n", name.c_str(), i, show(g).c_str(),
+                    show(w).c_str(), inputs ? " input " : "",
+                    inputs ? show(from_raw<H>((*inputs)[i])).c_str() : "");
+      ++bad;
+    }
+  }
+  if (bad) {
+    std::printf("FAIL %s: %zu of %zu differ\n", name.c_str(), bad, got.size());
+    ++g_failed;
+  } else {
+    ++g_passed;
+  }
+}
+
+/// Expects a condition (one test).
+static void expect(const std::string &name, bool ok) {
+  if (ok)
+    ++g_passed;
+  else {
+    std::printf("FAIL %s\n", name.c_str());
+    ++g_failed;
+  }
+}
+
+// --- inputs
+// ---------------------------------------------------------------------------------------
+
+static std::mt19937_64 g_rng(20261129);
+
+/// n values of H: uniform in [lo, hi] (integers: integral values), with a fraction `special`
+/// replaced by NaN/±inf/±0 for floating types.
+template <class H> hvec<H> random_values(std::size_t n, double lo, double hi, double special = 0) {
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::uniform_real_distribution<double> p(0, 1);
+  hvec<H> v(n);
+  for (auto &x : v) {
+    double d = u(g_rng);
+    if constexpr (!cpu::is_floating_v<H>)
+      d = std::floor(d);
+    H h = cpu::convert<H>(d);
+    if constexpr (cpu::is_floating_v<H>) {
+      if (p(g_rng) < special) {
+        const double specials[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0};
+        h = cpu::convert<H>(specials[g_rng() % 5]);
+      }
+    }
+    x = raw_t<H>(h);
+  }
+  return v;
+}
+
+/// n values drawn from a small set (to make ties), possibly with NaNs.
+template <class H> hvec<H> tie_values(std::size_t n, bool nans) {
+  const double pool[] = {-2.0, -1.0, -0.0, 0.0, 1.0, 3.0, 3.0, 2.0};
+  hvec<H> v(n);
+  for (auto &x : v) {
+    double d = pool[g_rng() % 8];
+    if (nans && g_rng() % 97 == 0)
+      d = NAN;
+    if constexpr (std::is_unsigned_v<H>)
+      d = std::fabs(d);
+    x = raw_t<H>(cpu::convert<H>(d));
+  }
+  return v;
+}
+
+// =================================================================================================
+// Conversions
+// =================================================================================================
+
+/// Interesting values of a type: its edge cases and random bit patterns.
+template <class H> hvec<H> conversion_inputs(std::size_t n) {
+  std::vector<double> edges = {0.0,
+                               -0.0,
+                               1.0,
+                               -1.0,
+                               0.5,
+                               -0.5,
+                               1.5,
+                               -1.5,
+                               2.5,
+                               -2.5,
+                               127.5,
+                               128.0,
+                               -128.5,
+                               255.5,
+                               256.0,
+                               32767.5,
+                               -32768.5,
+                               65504.0,
+                               65519.99,
+                               65520.0,
+                               448.0,
+                               464.0,
+                               480.0,
+                               57344.0,
+                               61440.0,
+                               1e10,
+                               -1e10,
+                               2147483647.0,
+                               2147483648.0,
+                               -2147483649.0,
+                               4294967295.0,
+                               4294967296.0,
+                               9.2233720368547758e18,
+                               -9.2233720368547758e18,
+                               1.8446744073709552e19,
+                               1e30,
+                               -1e30,
+                               1e-5,
+                               6e-8,
+                               3e-8,
+                               1e-40,
+                               5e-324,
+                               16777217.0,
+                               9007199254740993.0,
+                               NAN,
+                               -NAN,
+                               INFINITY,
+                               -INFINITY};
+  hvec<H> v;
+  for (double d : edges)
+    v.push_back(raw_t<H>(cpu::convert<H>(d)));
+  std::uniform_int_distribution<uint64_t> bitsd;
+  std::uniform_real_distribution<double> mag(-12, 12);
+  while (v.size() < n) {
+    H h{};
+    if (g_rng() % 2) { // random bits
+      const uint64_t b = bitsd(g_rng);
+      std::memcpy(&h, &b, sizeof(H));
+      if constexpr (std::is_same_v<H, bool>)
+        h = (b & 1) != 0;
+    } else { // random magnitude
+      const double d = std::pow(10.0, mag(g_rng)) * (g_rng() % 2 ? 1 : -1);
+      h = cpu::convert<H>(d);
+    }
+    v.push_back(raw_t<H>(h));
+  }
+  v.resize(n);
+  return v;
+}
+
+template <class From, class To> void conversion_pair(const char *from, const char *to) {
+  using HF = host_t<From>;
+  using HT = host_t<To>;
+  constexpr int n = 2048, Th = 256, blocks = 2;
+  const hvec<HF> in = conversion_inputs<HF>(n * blocks);
+  DevBuf<From> din(in);
+  DevBuf<To> dout(in.size()), dstore(in.size());
+  From *pi = din.ptr;
+  To *po = dout.ptr, *ps = dstore.ptr;
+  launch<Th>(
+      [=] __device__(Smem) {
+        const RowMajor<Shape<n>> at{blockIdx.x * (long long)n};
+        const auto t = dev::load<From, Shape<n>, Th>(pi, 0, at);
+        dev::store(po, dev::cast<To>(t), at); // cast
+        dev::store(ps, t, at);                // store converts
+      },
+      0, blocks);
+  const auto want = cpu::cast<HT>(host_tile<HF>({n * blocks}, in));
+  // NaN payloads through float/double hardware conversions are not specified.
+  const bool payload = cpu::is_small_float_v<HT> || !cpu::is_floating_v<HF>;
+  check<HT>(std::string("convert ") + from + " -> " + to, dout.get(), want,
+            payload ? bits() : exact());
+  check<HT>(std::string("store ") + from + " -> " + to, dstore.get(), want,
+            payload ? bits() : exact());
+}
+
+template <class From> void conversions_from(const char *from) {
+  conversion_pair<From, float>(from, "float");
+  conversion_pair<From, double>(from, "double");
+  conversion_pair<From, __half>(from, "float16");
+  conversion_pair<From, __nv_bfloat16>(from, "bfloat16");
+  conversion_pair<From, __nv_fp8_e4m3>(from, "e4m3");
+  conversion_pair<From, __nv_fp8_e5m2>(from, "e5m2");
+  conversion_pair<From, bool>(from, "bool");
+  conversion_pair<From, int8_t>(from, "int8");
+  conversion_pair<From, uint8_t>(from, "uint8");
+  conversion_pair<From, int16_t>(from, "int16");
+  conversion_pair<From, uint16_t>(from, "uint16");
+  conversion_pair<From, int32_t>(from, "int32");
+  conversion_pair<From, uint32_t>(from, "uint32");
+  conversion_pair<From, int64_t>(from, "int64");
+  conversion_pair<From, uint64_t>(from, "uint64");
+}
+
+/// Every bit pattern of a small float type, widened to float, and float values at, between and
+/// next to the midpoints of consecutive small floats, narrowed (round-to-nearest-even ties).
+template <class D> void small_float_exhaustive(const char *name) {
+  using H = host_t<D>;
+  constexpr int bitsn = int(8 * sizeof(D));
+  constexpr int count = 1 << bitsn;
+  hvec<H> all(count);
+  for (int b = 0; b < count; ++b)
+    std::memcpy(&all[b], &b, sizeof(D));
+  constexpr int n = 1024, Th = 128;
+  const int blocks = count >= n ? count / n : 1;
+  {
+    hvec<H> in = all;
+    in.resize(std::size_t(blocks) * n, all[0]);
+    DevBuf<D> din(in);
+    DevBuf<float> dout(in.size());
+    D *pi = din.ptr;
+    float *po = dout.ptr;
+    launch<Th>(
+        [=] __device__(Smem) {
+          const RowMajor<Shape<n>> at{blockIdx.x * (long long)n};
+          dev::store(po, dev::cast<float>(dev::load<D, Shape<n>, Th>(pi, 0, at)), at);
+        },
+        0, blocks);
+    check<float>(std::string("widen all ") + name, dout.get(),
+                 cpu::cast<float>(host_tile<H>({(int64_t)in.size()}, in)), bits());
+  }
+  {
+    std::vector<float> in;
+    for (int b = 0; b + 1 < count; ++b) {
+      const float x = cpu::widen(from_raw<H>(all[b])), y = cpu::widen(from_raw<H>(all[b + 1]));
+      if (std::isnan(x) || std::isnan(y) || std::isinf(x) || std::isinf(y))
+        continue;
+      const float mid = float((double(x) + double(y)) / 2);
+      in.push_back(x);
+      in.push_back(mid);
+      in.push_back(std::nextafter(mid, INFINITY));
+      in.push_back(std::nextafter(mid, -INFINITY));
+    }
+    in.push_back(NAN);
+    in.push_back(-NAN);
+    in.push_back(INFINITY);
+    in.push_back(-INFINITY);
+    in.push_back(1e30f);
+    in.push_back(-1e30f);
+    const int nb = int((in.size() + n - 1) / n);
+    in.resize(std::size_t(nb) * n, 0.0f);
+    DevBuf<float> din(in);
+    DevBuf<D> dout(in.size());
+    float *pi = din.ptr;
+    D *po = dout.ptr;
+    launch<Th>(
+        [=] __device__(Smem) {
+          const RowMajor<Shape<n>> at{blockIdx.x * (long long)n};
+          dev::store(po, dev::load<float, Shape<n>, Th>(pi, 0, at), at);
+        },
+        0, nb);
+    check<H>(std::string("narrow ties float -> ") + name, dout.get(),
+             cpu::cast<H>(host_tile<float>({(int64_t)in.size()}, in)), bits());
+  }
+}
+
+static void test_conversions() {
+  conversions_from<float>("float");
+  conversions_from<double>("double");
+  conversions_from<__half>("float16");
+  conversions_from<__nv_bfloat16>("bfloat16");
+  conversions_from<__nv_fp8_e4m3>("e4m3");
+  conversions_from<__nv_fp8_e5m2>("e5m2");
+  conversions_from<bool>("bool");
+  conversions_from<int8_t>("int8");
+  conversions_from<uint8_t>("uint8");
+  conversions_from<int16_t>("int16");
+  conversions_from<int32_t>("int32");
+  conversions_from<uint32_t>("uint32");
+  conversions_from<int64_t>("int64");
+  conversions_from<uint64_t>("uint64");
+  small_float_exhaustive<__half>("float16");
+  small_float_exhaustive<__nv_bfloat16>("bfloat16");
+  small_float_exhaustive<__nv_fp8_e4m3>("e4m3");
+  small_float_exhaustive<__nv_fp8_e5m2>("e5m2");
+}
+
+// =================================================================================================
+// Elementwise arithmetic
+// =================================================================================================
+
+template <class A, class B, class S, int Th>
+void arithmetic(const char *name, double lo, double hi, double special) {
+  using HA = host_t<A>;
+  using HB = host_t<B>;
+  using TA = dev::Tile<A, S, Th>;
+  using TB = dev::Tile<B, S, Th>;
+  using R = dev::binary_result_t<TA, TB>;
+  using HR = host_t<R>;
+  static_assert(std::is_same_v<HR, cpu::binary_result_t<cpu::Tile<HA>, cpu::Tile<HB>>>,
+                "promotion differs between the libraries");
+  constexpr int N = S::numel;
+  constexpr bool integral = std::is_integral_v<R>;
+  const hvec<HA> a = random_values<HA>(N, lo, hi, special);
+  hvec<HB> b = random_values<HB>(N, lo, hi, special);
+  if constexpr (cpu::is_integer_v<HB>)
+    for (int i = 0; i < N; i += 7)
+      b[i] = 0; // division by zero
+  DevBuf<A> da(a);
+  DevBuf<B> db(b);
+  DevBuf<R> out(8 * N);
+  DevBuf<bool> cmp(6 * N);
+  A *pa = da.ptr;
+  B *pb = db.ptr;
+  R *po = out.ptr;
+  bool *pc = cmp.ptr;
+  launch<Th>([=] __device__(Smem) {
+    const auto x = dev::load<A, S, Th>(pa, 0, RowMajor<S>{});
+    const auto y = dev::load<B, S, Th>(pb, 0, RowMajor<S>{});
+    dev::store(po, x + y, RowMajor<S>{0 * N});
+    dev::store(po, x - y, RowMajor<S>{1 * N});
+    dev::store(po, x * y, RowMajor<S>{2 * N});
+    if constexpr (!std::is_same_v<R, bool>) {
+      dev::store(po, x / y, RowMajor<S>{3 * N});
+      dev::store(po, x % y, RowMajor<S>{4 * N});
+    }
+    if constexpr (std::is_integral_v<R>) {
+      dev::store(po, x & y, RowMajor<S>{5 * N});
+      dev::store(po, x | y, RowMajor<S>{6 * N});
+      dev::store(po, x ^ y, RowMajor<S>{7 * N});
+    }
+    dev::store(pc, x == y, RowMajor<S>{0 * N});
+    dev::store(pc, x != y, RowMajor<S>{1 * N});
+    dev::store(pc, x < y, RowMajor<S>{2 * N});
+    dev::store(pc, x <= y, RowMajor<S>{3 * N});
+    dev::store(pc, x > y, RowMajor<S>{4 * N});
+    dev::store(pc, x >= y, RowMajor<S>{5 * N});
+  });
+  const auto x = host_tile<HA>(shape_of<S>(), a);
+  const auto y = host_tile<HB>(shape_of<S>(), b);
+  const hvec<HR> o = out.get();
+  const hvec<bool> c = cmp.get();
+  auto part = [&](const auto &v, int k) {
+    return std::remove_cv_t<std::remove_reference_t<decltype(v)>>(v.begin() + k * N,
+                                                                  v.begin() + (k + 1) * N);
+  };
+  const std::string n = name;
+  check<HR>(n + " +", part(o, 0), x + y);
+  check<HR>(n + " -", part(o, 1), x - y);
+  check<HR>(n + " *", part(o, 2), x * y);
+  if constexpr (!std::is_same_v<HR, bool>) {
+    check<HR>(n + " /", part(o, 3), x / y);
+    check<HR>(n + " %", part(o, 4), x % y);
+  }
+  if constexpr (integral) {
+    check<HR>(n + " &", part(o, 5), x & y);
+    check<HR>(n + " |", part(o, 6), x | y);
+    check<HR>(n + " ^", part(o, 7), x ^ y);
+  }
+  check<bool>(n + " ==", part(c, 0), x == y);
+  check<bool>(n + " !=", part(c, 1), x != y);
+  check<bool>(n + " <", part(c, 2), x < y);
+  check<bool>(n + " <=", part(c, 3), x <= y);
+  check<bool>(n + " >", part(c, 4), x > y);
+  check<bool>(n + " >=", part(c, 5), x >= y);
+}
+
+/// Tile ∘ element (element on either side), unary ops, compound assignment.
+template <class T, class S, int Th> void scalar_and_unary(const char *name, double lo, double hi) {
+  using H = host_t<T>;
+  constexpr int N = S::numel;
+  const hvec<H> a = random_values<H>(N, lo, hi, 0.02);
+  DevBuf<T> da(a);
+  using R1 = dev::binary_result_t<dev::Tile<T, S, Th>, double>;
+  using R2 = dev::binary_result_t<int, dev::Tile<T, S, Th>>;
+  using R3 = dev::binary_result_t<dev::Tile<T, S, Th>, __half>;
+  static_assert(std::is_same_v<host_t<R1>, cpu::binary_result_t<cpu::Tile<H>, double>>);
+  static_assert(std::is_same_v<host_t<R2>, cpu::binary_result_t<int, cpu::Tile<H>>>);
+  static_assert(std::is_same_v<host_t<R3>, cpu::binary_result_t<cpu::Tile<H>, cpu::float16>>);
+  DevBuf<R1> o1(2 * N);
+  DevBuf<R2> o2(2 * N);
+  DevBuf<R3> o3(N);
+  DevBuf<T> ou(2 * N);
+  DevBuf<bool> on(N);
+  T *pa = da.ptr, *pu = ou.ptr;
+  R1 *p1 = o1.ptr;
+  R2 *p2 = o2.ptr;
+  R3 *p3 = o3.ptr;
+  bool *pn = on.ptr;
+  launch<Th>([=] __device__(Smem) {
+    const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+    dev::store(p1, x + 2.5, RowMajor<S>{0});
+    dev::store(p1, 0.75 * x, RowMajor<S>{N});
+    dev::store(p2, 3 - x, RowMajor<S>{0});
+    dev::store(p2, x * 2, RowMajor<S>{N});
+    dev::store(p3, x + __float2half(1.5f), RowMajor<S>{0});
+    dev::store(pu, -x, RowMajor<S>{0});
+    auto y = x;
+    y += 1;
+    y *= x;
+    dev::store(pu, y, RowMajor<S>{N});
+    dev::store(pn, !x, RowMajor<S>{0});
+  });
+  const auto x = host_tile<H>(shape_of<S>(), a);
+  const std::string n = name;
+  auto part = [&](const auto &v, int k) {
+    return std::remove_cv_t<std::remove_reference_t<decltype(v)>>(v.begin() + k * N,
+                                                                  v.begin() + (k + 1) * N);
+  };
+  const auto v1 = o1.get();
+  const auto v2 = o2.get();
+  const auto vu = ou.get();
+  check<host_t<R1>>(n + " tile + 2.5", part(v1, 0), x + 2.5);
+  check<host_t<R1>>(n + " 0.75 * tile", part(v1, 1), 0.75 * x);
+  check<host_t<R2>>(n + " 3 - tile", part(v2, 0), 3 - x);
+  check<host_t<R2>>(n + " tile * 2", part(v2, 1), x * 2);
+  check<host_t<R3>>(n + " tile + half", o3.get(), x + cpu::float16(1.5f));
+  check<H>(n + " -tile", part(vu, 0), -x);
+  auto y = x;
+  y += 1;
+  y *= x;
+  check<H>(n + " compound", part(vu, 1), y);
+  check<bool>(n + " !tile", on.get(), !x);
+}
+
+static void test_arithmetic() {
+  arithmetic<float, float, Shape<16, 64>, 128>("float", -100, 100, 0.02);
+  arithmetic<double, double, Shape<300>, 128>("double", -100, 100, 0.02);
+  arithmetic<__half, __half, Shape<8, 64>, 256>("float16", -100, 100, 0.02);
+  arithmetic<__nv_bfloat16, __nv_bfloat16, Shape<500>, 128>("bfloat16", -100, 100, 0.02);
+  arithmetic<__nv_fp8_e4m3, __nv_fp8_e4m3, Shape<256>, 128>("e4m3", -100, 100, 0.02);
+  arithmetic<__half, float, Shape<512>, 128>("float16∘float", -100, 100, 0.02);
+  arithmetic<__half, __nv_bfloat16, Shape<512>, 128>("float16∘bfloat16", -100, 100, 0.02);
+  arithmetic<int32_t, int32_t, Shape<4, 256>, 256>("int32", -3e9, 3e9, 0);
+  arithmetic<int32_t, int32_t, Shape<1000>, 128>("int32 small", -20, 20, 0);
+  arithmetic<int8_t, int8_t, Shape<512>, 128>("int8", -128, 127, 0);
+  arithmetic<int8_t, uint8_t, Shape<512>, 128>("int8∘uint8", 0, 255, 0);
+  arithmetic<uint32_t, int32_t, Shape<512>, 128>("uint32∘int32", -1e9, 1e9, 0);
+  arithmetic<int64_t, int64_t, Shape<512>, 128>("int64", -1e18, 1e18, 0);
+  arithmetic<int32_t, float, Shape<512>, 128>("int32∘float", -1000, 1000, 0);
+  arithmetic<bool, int32_t, Shape<512>, 128>("bool∘int32", -3, 3, 0);
+  arithmetic<bool, bool, Shape<77>, 128>("bool", 0, 2, 0);
+  scalar_and_unary<float, Shape<64, 8>, 128>("float", -10, 10);
+  scalar_and_unary<__half, Shape<3, 5>, 128>("float16", -10, 10);
+  scalar_and_unary<__nv_bfloat16, Shape<1024>, 256>("bfloat16", -10, 10);
+  scalar_and_unary<int32_t, Shape<512>, 128>("int32", -1000, 1000);
+  scalar_and_unary<int8_t, Shape<512>, 128>("int8", -128, 127);
+  scalar_and_unary<uint8_t, Shape<512>, 128>("uint8", 0, 255);
+}
+
+// =================================================================================================
+// Math functions, where, maximum/minimum, clamp, map/zip
+// =================================================================================================
+
+template <class T, class S, int Th> void math(const char *name, double fulps) {
+  using H = host_t<T>;
+  constexpr int N = S::numel;
+  const hvec<H> a = random_values<H>(N, -6, 6, 0.02);
+  const hvec<H> p = random_values<H>(N, 0, 50, 0.02);
+  const hvec<H> b = random_values<H>(N, -6, 6, 0.02);
+  DevBuf<T> da(a), dp(p), db(b);
+  constexpr int K = 22;
+  DevBuf<T> out(K * N);
+  T *pa = da.ptr, *pp = dp.ptr, *pb = db.ptr, *po = out.ptr;
+  launch<Th>([=] __device__(Smem) {
+    const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+    const auto q = dev::load<T, S, Th>(pp, 0, RowMajor<S>{});
+    const auto y = dev::load<T, S, Th>(pb, 0, RowMajor<S>{});
+    int k = 0;
+    auto put = [&](const auto &t) { dev::store(po, t, RowMajor<S>{(k++) * N}); };
+    put(dev::exp(x));
+    put(dev::exp2(x));
+    put(dev::log(q));
+    put(dev::log2(q));
+    put(dev::sqrt(q));
+    put(dev::rsqrt(q));
+    put(dev::sin(x));
+    put(dev::cos(x));
+    put(dev::tanh(x));
+    put(dev::sigmoid(x));
+    put(dev::erf(x));
+    put(dev::floor(x));
+    put(dev::ceil(x));
+    put(dev::abs(x));
+    put(dev::pow(q, y));
+    put(dev::maximum(x, y));
+    put(dev::minimum(x, y));
+    put(dev::clamp(x, -1.0, 2));
+    put(dev::where(x < y, x, y));
+    put(dev::where(x > 0.0, x, 0.0));
+    put(dev::map(x, [](T v) { return dev::convert<T>(dev::widen(v) * 2.0f); }));
+    put(dev::zip(x, y, [](T u, T v) { return dev::convert<T>(dev::widen(u) - dev::widen(v)); }));
+  });
+  const auto x = host_tile<H>(shape_of<S>(), a);
+  const auto q = host_tile<H>(shape_of<S>(), p);
+  const auto y = host_tile<H>(shape_of<S>(), b);
+  const auto o = out.get();
+  int k = 0;
+  const std::string n = name;
+  auto next = [&]() {
+    hvec<H> v(o.begin() + k * N, o.begin() + (k + 1) * N);
+    ++k;
+    return v;
+  };
+  const Tol f = ulps(fulps);
+  check<H>(n + " exp", next(), cpu::exp(x), f);
+  check<H>(n + " exp2", next(), cpu::exp2(x), f);
+  check<H>(n + " log", next(), cpu::log(q), f);
+  check<H>(n + " log2", next(), cpu::log2(q), f);
+  check<H>(n + " sqrt", next(), cpu::sqrt(q));
+  check<H>(n + " rsqrt", next(), cpu::rsqrt(q));
+  check<H>(n + " sin", next(), cpu::sin(x), f);
+  check<H>(n + " cos", next(), cpu::cos(x), f);
+  check<H>(n + " tanh", next(), cpu::tanh(x), f);
+  check<H>(n + " sigmoid", next(), cpu::sigmoid(x), f);
+  check<H>(n + " erf", next(), cpu::erf(x), f);
+  check<H>(n + " floor", next(), cpu::floor(x));
+  check<H>(n + " ceil", next(), cpu::ceil(x));
+  check<H>(n + " abs", next(), cpu::abs(x));
+  check<H>(n + " pow", next(), cpu::cast<H>(cpu::pow(q, y)), ulps(fulps + 2));
+  check<H>(n + " maximum", next(), cpu::maximum(x, y));
+  check<H>(n + " minimum", next(), cpu::minimum(x, y));
+  check<H>(n + " clamp", next(), cpu::clamp(x, -1.0, 2));
+  check<H>(n + " where", next(), cpu::where(x < y, x, y));
+  check<H>(n + " where scalar", next(), cpu::cast<H>(cpu::where(x > 0.0, x, 0.0)));
+  check<H>(n + " map", next(),
+           cpu::map(x, [](H v) { return cpu::convert<H>(cpu::widen(v) * 2.0f); }));
+  check<H>(n + " zip", next(),
+           cpu::zip(x, y, [](H u, H v) { return cpu::convert<H>(cpu::widen(u) - cpu::widen(v)); }));
+}
+
+template <class T, class S, int Th> void integer_math(const char *name) {
+  using H = host_t<T>;
+  constexpr int N = S::numel;
+  const hvec<H> a = random_values<H>(N, -1e9, 1e9);
+  const hvec<H> b = random_values<H>(N, -1e9, 1e9);
+  DevBuf<T> da(a), db(b);
+  DevBuf<T> out(6 * N);
+  T *pa = da.ptr, *pb = db.ptr, *po = out.ptr;
+  launch<Th>([=] __device__(Smem) {
+    const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+    const auto y = dev::load<T, S, Th>(pb, 0, RowMajor<S>{});
+    dev::store(po, dev::abs(x), RowMajor<S>{0});
+    dev::store(po, dev::maximum(x, y), RowMajor<S>{N});
+    dev::store(po, dev::minimum(x, y), RowMajor<S>{2 * N});
+    dev::store(po, ~x, RowMajor<S>{3 * N});
+    dev::store(po, dev::where(x > y, x, y), RowMajor<S>{4 * N});
+    dev::store(po, dev::floor(x) + dev::ceil(y), RowMajor<S>{5 * N});
+  });
+  const auto x = host_tile<H>(shape_of<S>(), a);
+  const auto y = host_tile<H>(shape_of<S>(), b);
+  const auto o = out.get();
+  auto part = [&](int k) { return hvec<H>(o.begin() + k * N, o.begin() + (k + 1) * N); };
+  const std::string n = name;
+  check<H>(n + " abs", part(0), cpu::abs(x));
+  check<H>(n + " maximum", part(1), cpu::maximum(x, y));
+  check<H>(n + " minimum", part(2), cpu::minimum(x, y));
+  check<H>(n + " ~", part(3), ~x);
+  check<H>(n + " where", part(4), cpu::where(x > y, x, y));
+  check<H>(n + " floor+ceil", part(5), cpu::floor(x) + cpu::ceil(y));
+}
+
+static void test_math() {
+  math<float, Shape<32, 32>, 128>("float", 4);
+  math<double, Shape<256>, 256>("double", 4);
+  math<__half, Shape<4, 100>, 128>("float16", 1);
+  math<__nv_bfloat16, Shape<1024>, 256>("bfloat16", 1);
+  integer_math<int32_t, Shape<512>, 128>("int32");
+  integer_math<int64_t, Shape<64>, 128>("int64");
+}
+
+// =================================================================================================
+// Creation, shape operations, broadcasting
+// =================================================================================================
+
+template <int Th> void creation() {
+  constexpr int N = 200;
+  DevBuf<float> of(3 * N);
+  DevBuf<int32_t> oi(2 * N);
+  DevBuf<__half> oh(N);
+  DevBuf<double> os(4);
+  float *pf = of.ptr;
+  int32_t *pi = oi.ptr;
+  __half *ph = oh.ptr;
+  double *ps = os.ptr;
+  launch<Th>([=] __device__(Smem) {
+    using S = Shape<N>;
+    dev::store(pf, dev::full<float, S, Th>(2.5), RowMajor<S>{0});
+    dev::store(pf, dev::zeros<float, S, Th>(), RowMajor<S>{N});
+    dev::store(pf, dev::cast<float>(dev::arange<S, Th>(-7)) * 0.5f, RowMajor<S>{2 * N});
+    dev::store(pi, dev::arange<S, Th>(3), RowMajor<S>{0});
+    dev::store(pi, dev::reshape<S>(dev::generate<int32_t, Shape<10, 20>, Th>([](const int *i) {
+                 return i[0] * 100 + i[1];
+               })),
+               RowMajor<S>{N});
+    dev::store(ph, dev::full<__half, S, Th>(1.0 / 3.0), RowMajor<S>{0});
+    const auto s = dev::scalar<double, Th>(4.25);
+    const auto t = dev::expand_dims<0>(dev::expand_dims<-1>(s)); // Shape<1, 1>
+    static_assert(std::is_same_v<typename decltype(t)::shape, Shape<1, 1>>);
+    dev::store(ps, s, [](const int *) -> long long { return 0; });
+    dev::store(ps, t * 2, [](const int *i) -> long long { return 1 + i[0] + i[1]; });
+    ps[2 + threadIdx.x % 2] = s.item(); // every thread holds the replicated value
+  });
+  const std::string n = "creation Th=" + std::to_string(Th);
+  const auto f = of.get();
+  const auto i = oi.get();
+  check<float>(n + " full", std::vector<float>(f.begin(), f.begin() + N),
+               cpu::full<float>({N}, 2.5));
+  check<float>(n + " zeros", std::vector<float>(f.begin() + N, f.begin() + 2 * N),
+               cpu::zeros<float>({N}));
+  check<float>(n + " arange float", std::vector<float>(f.begin() + 2 * N, f.end()),
+               cpu::cast<float>(cpu::arange(-7, -7 + N)) * 0.5f);
+  check<int32_t>(n + " arange", std::vector<int32_t>(i.begin(), i.begin() + N),
+                 cpu::arange(3, 3 + N));
+  check<int32_t>(n + " generate", std::vector<int32_t>(i.begin() + N, i.end()),
+                 cpu::reshape(cpu::generate<int32_t>(
+                                  {10, 20}, [](const int64_t *x) { return x[0] * 100 + x[1]; }),
+                              {N}));
+  check<cpu::float16>(n + " full float16", oh.get(), cpu::full<cpu::float16>({N}, 1.0 / 3.0),
+                      bits());
+  check<double>(n + " scalar/expand_dims/item", os.get(),
+                cpu::Tile<double>{{4}, {4.25, 8.5, 4.25, 4.25}});
+}
+
+template <class T, class S, class S2, int Th> void broadcast(const char *name) {
+  using H = host_t<T>;
+  const hvec<H> a = random_values<H>(S::numel, -50, 50);
+  const hvec<H> b = random_values<H>(S2::numel, -50, 50);
+  DevBuf<T> da(a), db(b);
+  DevBuf<T> out(2 * S2::numel);
+  T *pa = da.ptr, *pb = db.ptr, *po = out.ptr;
+  constexpr std::size_t bytes = dev::broadcast_smem_bytes<T, S, S2>();
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+        const auto y = dev::load<T, S2, Th>(pb, 0, RowMajor<S2>{});
+        const auto z = dev::broadcast_to<S2>(x, smem);
+        dev::store(po, z, RowMajor<S2>{0});
+        dev::store(po, dev::cast<T>(z + y), RowMajor<S2>{S2::numel}); // reuse the buffer
+      },
+      bytes);
+  const auto x = host_tile<H>(shape_of<S>(), a);
+  const auto y = host_tile<H>(shape_of<S2>(), b);
+  const auto o = out.get();
+  const std::string n = std::string("broadcast_to ") + name;
+  check<H>(n, hvec<H>(o.begin(), o.begin() + S2::numel), cpu::broadcast_to(x, shape_of<S2>()));
+  check<H>(n + " + tile", hvec<H>(o.begin() + S2::numel, o.end()),
+           cpu::cast<H>(cpu::broadcast_to(x, shape_of<S2>()) + y));
+}
+
+/// Free broadcasting in binary ops: replicated tiles and leading-1 shapes.
+template <int Th> void implicit_broadcast() {
+  const hvec<float> a = random_values<float>(64, -5, 5);
+  DevBuf<float> da(a);
+  DevBuf<float> out(3 * 64);
+  float *pa = da.ptr, *po = out.ptr;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<float, Shape<64>, Th>(pa, 0, RowMajor<Shape<64>>{});
+        const auto m = dev::max(x, smem);                 // rank 0, replicated
+        const auto r = dev::reshape<Shape<1, 64>>(x) - m; // (1, 64) ∘ ()
+        dev::store(po, r, RowMajor<Shape<1, 64>>{0});
+        dev::store(po, x + dev::reshape<Shape<1, 64>>(x),
+                   RowMajor<Shape<1, 64>>{64}); // (64) ∘ (1, 64)
+        dev::store(po, dev::where(x > m, m, x), RowMajor<Shape<64>>{128});
+      },
+      dev::reduce_smem_bytes<float, Shape<64>, Th>());
+  const auto x = host_tile<float>({64}, a);
+  const auto o = out.get();
+  const auto m = cpu::max(x);
+  check<float>("implicit broadcast Th=" + std::to_string(Th) + " (1,64)-()",
+               std::vector<float>(o.begin(), o.begin() + 64), cpu::reshape(x, {1, 64}) - m);
+  check<float>("implicit broadcast (64)+(1,64)",
+               std::vector<float>(o.begin() + 64, o.begin() + 128), x + cpu::reshape(x, {1, 64}));
+  check<float>("implicit broadcast where", std::vector<float>(o.begin() + 128, o.end()),
+               cpu::where(x > m, m, x));
+}
+
+template <class T, int R, int C, int Th> void transpose(const char *name) {
+  using H = host_t<T>;
+  using S = Shape<R, C>;
+  const hvec<H> a = random_values<H>(S::numel, -100, 100);
+  DevBuf<T> da(a);
+  DevBuf<T> out(S::numel);
+  T *pa = da.ptr, *po = out.ptr;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+        dev::store(po, dev::trans(x, smem), RowMajor<Shape<C, R>>{});
+      },
+      dev::trans_smem_bytes<T, S>());
+  check<H>(std::string("trans ") + name, out.get(), cpu::trans(host_tile<H>(shape_of<S>(), a)));
+}
+
+template <int Th> void permutation() {
+  using S = Shape<2, 3, 4>;
+  const hvec<int32_t> a = random_values<int32_t>(24, -100, 100);
+  DevBuf<int32_t> da(a);
+  DevBuf<int32_t> out(24);
+  int32_t *pa = da.ptr, *po = out.ptr;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<int32_t, S, Th>(pa, 0, RowMajor<S>{});
+        const auto y = dev::permute<2, 0, 1>(x, smem);
+        dev::store(po, y, RowMajor<Shape<4, 2, 3>>{});
+      },
+      dev::permute_smem_bytes<int32_t, S>());
+  check<int32_t>("permute<2,0,1>", out.get(),
+                 cpu::permute(host_tile<int32_t>({2, 3, 4}, a), {2, 0, 1}));
+}
+
+static void test_shapes() {
+  creation<128>();
+  creation<256>();
+  broadcast<float, Shape<1, 64>, Shape<16, 64>, 128>("(1,64)->(16,64)");
+  broadcast<float, Shape<16, 1>, Shape<16, 64>, 128>("(16,1)->(16,64)");
+  broadcast<__half, Shape<64>, Shape<8, 64>, 256>("(64)->(8,64)");
+  broadcast<int32_t, Shape<2, 1, 5>, Shape<2, 3, 5>, 128>("(2,1,5)->(2,3,5)");
+  broadcast<double, Shape<>, Shape<4, 8>, 128>("()->(4,8)");
+  broadcast<int8_t, Shape<8>, Shape<1, 8>, 128>("(8)->(1,8)");
+  implicit_broadcast<128>();
+  implicit_broadcast<256>();
+  transpose<float, 32, 64, 128>("float 32x64");
+  transpose<__half, 64, 32, 256>("float16 64x32");
+  transpose<int8_t, 16, 128, 128>("int8 16x128");
+  transpose<double, 3, 5, 128>("double 3x5");
+  permutation<128>();
+}
+
+// =================================================================================================
+// Reductions
+// =================================================================================================
+
+template <class T, class S, int Th>
+void reduce_all(const char *name, const hvec<host_t<T>> &a, Tol sum_tol) {
+  using H = host_t<T>;
+  using R = dev::sum_t<T>;
+  using HR = host_t<R>;
+  static_assert(std::is_same_v<HR, cpu::sum_t<H>>);
+  DevBuf<T> da(a);
+  DevBuf<R> osum(2 * Th);
+  DevBuf<T> oext(2 * Th);
+  DevBuf<int32_t> oarg(2 * Th);
+  T *pa = da.ptr, *pm = oext.ptr;
+  R *ps = osum.ptr;
+  int32_t *pg = oarg.ptr;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+        // Every thread writes its copy of the replicated results: they must all agree.
+        const int t = threadIdx.x;
+        ps[t] = dev::sum(x, smem).item();
+        pm[t] = dev::max(x, smem).item();
+        pm[Th + t] = dev::min(x, smem).item();
+        pg[t] = dev::argmax(x, smem).item();
+        pg[Th + t] = dev::argmin(x, smem).item();
+      },
+      dev::reduce_smem_bytes<T, S, Th>());
+  const auto x = host_tile<H>(shape_of<S>(), a);
+  const std::string n = std::string(name) + " Th=" + std::to_string(Th);
+  const auto vs = osum.get();
+  const auto vm = oext.get();
+  const auto vg = oarg.get();
+  check<HR>(n + " sum", hvec<HR>(vs.begin(), vs.begin() + Th), cpu::broadcast_to(cpu::sum(x), {Th}),
+            sum_tol);
+  check<H>(n + " max", hvec<H>(vm.begin(), vm.begin() + Th), cpu::broadcast_to(cpu::max(x), {Th}),
+           bits());
+  check<H>(n + " min", hvec<H>(vm.begin() + Th, vm.end()), cpu::broadcast_to(cpu::min(x), {Th}),
+           bits());
+  check<int32_t>(n + " argmax", hvec<int32_t>(vg.begin(), vg.begin() + Th),
+                 cpu::broadcast_to(cpu::argmax(x), {Th}));
+  check<int32_t>(n + " argmin", hvec<int32_t>(vg.begin() + Th, vg.end()),
+                 cpu::broadcast_to(cpu::argmin(x), {Th}));
+  // All threads must hold identical sums (bitwise), whatever the tolerance against the CPU.
+  bool same = true;
+  for (int i = 1; i < Th; ++i)
+    same = same && std::memcmp(&vs[i], &vs[0], sizeof(R)) == 0;
+  expect(n + " sum replicated", same);
+}
+
+template <class T, class S, int Axis, int Th>
+void reduce_axis(const char *name, const hvec<host_t<T>> &a, Tol sum_tol) {
+  using H = host_t<T>;
+  using R = dev::sum_t<T>;
+  using HR = host_t<R>;
+  using S2 = dev::remove_axis_t<S, Axis>;
+  constexpr int M = S2::numel;
+  DevBuf<T> da(a);
+  DevBuf<R> osum(M);
+  DevBuf<T> oext(2 * M);
+  DevBuf<int32_t> oarg(2 * M);
+  T *pa = da.ptr, *pm = oext.ptr;
+  R *ps = osum.ptr;
+  int32_t *pg = oarg.ptr;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+        dev::store(ps, dev::sum<Axis>(x, smem), RowMajor<S2>{0});
+        dev::store(pm, dev::max<Axis>(x, smem), RowMajor<S2>{0});
+        dev::store(pm, dev::min<Axis>(x, smem), RowMajor<S2>{M});
+        dev::store(pg, dev::argmax<Axis>(x, smem), RowMajor<S2>{0});
+        dev::store(pg, dev::argmin<Axis>(x, smem), RowMajor<S2>{M});
+      },
+      dev::reduce_smem_bytes<T, S, Th, Axis>());
+  const auto x = host_tile<H>(shape_of<S>(), a);
+  const std::string n =
+      std::string(name) + " axis " + std::to_string(Axis) + " Th=" + std::to_string(Th);
+  const auto vm = oext.get();
+  const auto vg = oarg.get();
+  check<HR>(n + " sum", osum.get(), cpu::sum(x, Axis), sum_tol);
+  check<H>(n + " max", hvec<H>(vm.begin(), vm.begin() + M), cpu::max(x, Axis), bits());
+  check<H>(n + " min", hvec<H>(vm.begin() + M, vm.end()), cpu::min(x, Axis), bits());
+  check<int32_t>(n + " argmax", hvec<int32_t>(vg.begin(), vg.begin() + M), cpu::argmax(x, Axis));
+  check<int32_t>(n + " argmin", hvec<int32_t>(vg.begin() + M, vg.end()), cpu::argmin(x, Axis));
+}
+
+template <class T, class S, int Th> void reduce_all_axes(const char *name, Tol sum_tol, bool nans) {
+  using H = host_t<T>;
+  const hvec<H> v = random_values<H>(S::numel, -100, 100);
+  const hvec<H> ties = tie_values<H>(S::numel, nans);
+  reduce_all<T, S, Th>(name, v, sum_tol);
+  reduce_all<T, S, Th>((std::string(name) + " ties").c_str(), ties, sum_tol);
+  reduce_axis<T, S, 0, Th>(name, v, sum_tol);
+  reduce_axis<T, S, -1, Th>((std::string(name) + " ties").c_str(), ties, sum_tol);
+  if constexpr (S::rank >= 2) {
+    reduce_axis<T, S, 1, Th>(name, v, sum_tol);
+    reduce_axis<T, S, 0, Th>((std::string(name) + " ties").c_str(), ties, sum_tol);
+  }
+}
+
+static void test_reductions() {
+  const Tol fsum = rel(1e-4, 0.05), hsum = ulps(1);
+  reduce_all_axes<float, Shape<4, 64>, 128>("float (4,64)", fsum, true);
+  reduce_all_axes<float, Shape<64, 4>, 256>("float (64,4)", fsum, true);
+  reduce_all_axes<float, Shape<64, 64>, 128>("float (64,64)", fsum, true);
+  reduce_all_axes<float, Shape<1, 1000>, 256>("float (1,1000)", fsum, true);
+  reduce_all_axes<float, Shape<300, 2>, 128>("float (300,2)", fsum, true);
+  reduce_all_axes<float, Shape<3, 5>, 128>("float (3,5)", fsum, true);
+  reduce_all_axes<float, Shape<2, 3, 40>, 128>("float (2,3,40)", fsum, true);
+  reduce_all_axes<float, Shape<1, 16>, 128>("float (1,16)", fsum, true);
+  reduce_all_axes<float, Shape<1>, 128>("float (1)", fsum, true);
+  reduce_all_axes<__half, Shape<8, 128>, 128>("float16 (8,128)", hsum, true);
+  reduce_all_axes<__nv_bfloat16, Shape<16, 16>, 256>("bfloat16 (16,16)", hsum, true);
+  reduce_all_axes<double, Shape<32, 8>, 128>("double (32,8)", rel(1e-12, 1e-12), true);
+  reduce_all_axes<int8_t, Shape<16, 64>, 128>("int8 (16,64)", exact(), false);
+  reduce_all_axes<uint8_t, Shape<512>, 256>("uint8 (512)", exact(), false);
+  reduce_all_axes<int32_t, Shape<128, 8>, 128>("int32 (128,8)", exact(), false);
+  reduce_all_axes<int64_t, Shape<7, 9>, 128>("int64 (7,9)", exact(), false);
+  reduce_all_axes<bool, Shape<32, 32>, 128>("bool (32,32)", exact(), false);
+}
+
+// =================================================================================================
+// dot
+// =================================================================================================
+
+template <class TA, class TB, class Acc, class SA, class SB, int Th>
+void dot_test(const char *name, double lo, double hi, Tol tol) {
+  using HA = host_t<TA>;
+  using HB = host_t<TB>;
+  using HAcc = host_t<Acc>;
+  using D = dev::detail::dot_dims<SA, SB>;
+  using SC = typename D::result;
+  const hvec<HA> a = random_values<HA>(SA::numel, lo, hi);
+  const hvec<HB> b = random_values<HB>(SB::numel, lo, hi);
+  const hvec<HAcc> c = random_values<HAcc>(SC::numel, lo, hi);
+  DevBuf<TA> da(a);
+  DevBuf<TB> db(b);
+  DevBuf<Acc> dc(c);
+  DevBuf<Acc> out(2 * SC::numel);
+  TA *pa = da.ptr;
+  TB *pb = db.ptr;
+  Acc *pc = dc.ptr, *po = out.ptr;
+  constexpr std::size_t bytes = dev::dot_smem_bytes<TA, TB, D::M, D::K, D::N, D::batch>();
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<TA, SA, Th>(pa, 0, RowMajor<SA>{});
+        const auto y = dev::load<TB, SB, Th>(pb, 0, RowMajor<SB>{});
+        const auto z = dev::load<Acc, SC, Th>(pc, 0, RowMajor<SC>{});
+        dev::store(po, dev::dot<Acc>(x, y, smem), RowMajor<SC>{0});
+        dev::store(po, dev::dot(x, y, z, smem), RowMajor<SC>{SC::numel});
+      },
+      bytes);
+  const auto x = host_tile<HA>(shape_of<SA>(), a);
+  const auto y = host_tile<HB>(shape_of<SB>(), b);
+  const auto z = host_tile<HAcc>(shape_of<SC>(), c);
+  const auto o = out.get();
+  const std::string n = std::string("dot ") + name + " Th=" + std::to_string(Th);
+  check<HAcc>(n, hvec<HAcc>(o.begin(), o.begin() + SC::numel), cpu::dot<HAcc>(x, y), tol);
+  check<HAcc>(n + " +acc", hvec<HAcc>(o.begin() + SC::numel, o.end()), cpu::dot(x, y, z), tol);
+}
+
+static void test_dot() {
+  const Tol f = rel(1e-5, 1e-4);
+  dot_test<float, float, float, Shape<64, 32>, Shape<32, 64>, 128>("float 64x32x64", -1, 1, f);
+  dot_test<float, float, float, Shape<16, 64>, Shape<64, 16>, 256>("float 16x64x16", -1, 1, f);
+  dot_test<__half, __half, float, Shape<64, 32>, Shape<32, 64>, 128>("float16 64x32x64", -1, 1, f);
+  dot_test<__half, __half, float, Shape<32, 64>, Shape<64, 128>, 256>("float16 32x64x128", -1, 1,
+                                                                      f);
+  dot_test<__nv_bfloat16, __nv_bfloat16, float, Shape<64, 16>, Shape<16, 32>, 128>(
+      "bfloat16 64x16x32", -1, 1, f);
+  dot_test<__half, float, float, Shape<16, 16>, Shape<16, 16>, 128>("float16*float 16x16x16", -1, 1,
+                                                                    f);
+  dot_test<__half, __half, float, Shape<16, 16>, Shape<16, 8>, 128>("float16 16x16x8", -1, 1, f);
+  dot_test<__half, __half, float, Shape<48, 64>, Shape<64, 24>, 256>("float16 48x64x24", -1, 1, f);
+  dot_test<__nv_bfloat16, __nv_bfloat16, float, Shape<128, 32>, Shape<32, 64>, 128>(
+      "bfloat16 128x32x64", -1, 1, f);
+  dot_test<__half, __half, float, Shape<8, 16>, Shape<16, 8>, 128>("float16 8x16x8 (SIMT)", -1, 1,
+                                                                   f);
+  dot_test<float, float, float, Shape<3, 5>, Shape<5, 7>, 128>("float 3x5x7", -1, 1, f);
+  dot_test<float, float, float, Shape<1, 64>, Shape<64, 1>, 128>("float 1x64x1", -1, 1, f);
+  dot_test<float, float, float, Shape<4, 8>, Shape<8, 4>, 256>("float 4x8x4", -1, 1, f);
+  dot_test<float, float, float, Shape<2, 16, 8>, Shape<2, 8, 24>, 128>("float batched 2x16x8x24",
+                                                                       -1, 1, f);
+  dot_test<int8_t, int8_t, int32_t, Shape<32, 64>, Shape<64, 32>, 128>("int8 32x64x32", -128, 127,
+                                                                       exact());
+  dot_test<int32_t, int32_t, int32_t, Shape<16, 16>, Shape<16, 16>, 128>("int32 wrap", -3e9, 3e9,
+                                                                         exact());
+  dot_test<double, double, double, Shape<8, 8>, Shape<8, 8>, 128>("double 8x8x8", -1, 1,
+                                                                  rel(1e-14, 1e-14));
+}
+
+// =================================================================================================
+// load/store with masks and fill values
+// =================================================================================================
+
+template <int Th> void masked_memory() {
+  // A (24, 40) window of a (24, 50) matrix read with its rows reversed (a negative row stride:
+  // negative offsets from the base pointer), through a larger (32, 64) tile: masked tail,
+  // plus a masked diagonal pattern inside the window.
+  constexpr int R = 24, C = 40, ld = 50;
+  using S = Shape<32, 64>;
+  const hvec<float> a = random_values<float>(R * ld, -10, 10);
+  DevBuf<float> da(a);
+  DevBuf<__half> out(R * ld, 0x7b); // sentinel bits 0x7b7b
+  DevBuf<float> loaded(S::numel);
+  const float *pa = da.ptr + (R - 1) * ld;
+  float *pl = loaded.ptr;
+  __half *po = out.ptr + (R - 1) * ld;
+  launch<Th>([=] __device__(Smem) {
+    auto offset = [](const int *i) -> long long {
+      if (!(i[0] < R && i[1] < C) || (i[0] + i[1]) % 5 == 0)
+        return dev::masked;
+      return -(long long)i[0] * ld + i[1];
+    };
+    const auto t = dev::load<float, S, Th>(pa, -INFINITY, offset);
+    dev::store(pl, t, RowMajor<S>{});
+    dev::store(po, t * 2.0f, offset); // float → float16, masked
+  });
+  // Host reference.
+  auto offset = [](const int64_t *i) -> int64_t {
+    if (!(i[0] < R && i[1] < C) || (i[0] + i[1]) % 5 == 0)
+      return cpu::masked;
+    return -i[0] * ld + i[1];
+  };
+  const auto t = cpu::load<float>(a.data() + (R - 1) * ld, {32, 64}, -INFINITY, offset);
+  check<float>("load masked, negative stride Th=" + std::to_string(Th), loaded.get(), t, bits());
+  hvec<cpu::float16> expected(R * ld, cpu::float16::from_bits(0x7b7b));
+  cpu::store(expected.data() + (R - 1) * ld, t * 2.0f, offset);
+  check<cpu::float16>("store masked float->float16 Th=" + std::to_string(Th), out.get(),
+                      cpu::Tile<cpu::float16>{{R * ld}, expected}, bits());
+}
+
+static void test_memory() {
+  masked_memory<128>();
+  masked_memory<256>();
+}
+
+// =================================================================================================
+// Random numbers
+// =================================================================================================
+
+template <class O, int Th>
+void random_test(const char *name, long long seed, double lo, double hi) {
+  using S = Shape<32, 32>;
+  const hvec<O> offs = random_values<O>(S::numel, lo, hi);
+  DevBuf<O> doff(offs);
+  DevBuf<float> ou(S::numel), on(S::numel);
+  using R = std::conditional_t<(sizeof(O) > 4), int64_t, int32_t>;
+  DevBuf<R> oi(S::numel);
+  O *po = doff.ptr;
+  float *pu = ou.ptr, *pn = on.ptr;
+  R *pi = oi.ptr;
+  launch<Th>([=] __device__(Smem) {
+    const auto o = dev::load<O, S, Th>(po, 0, RowMajor<S>{});
+    dev::store(pu, dev::rand(seed, o), RowMajor<S>{});
+    dev::store(pn, dev::randn(seed, o), RowMajor<S>{});
+    dev::store(pi, dev::randint(seed, o), RowMajor<S>{});
+  });
+  const auto o = host_tile<O>({32, 32}, offs);
+  const std::string n = std::string("rand ") + name;
+  check<float>(n, ou.get(), cpu::rand(seed, o), bits());
+  check<R>(n + " randint", oi.get(), cpu::randint(seed, o));
+  check<float>(n + " randn", on.get(), cpu::randn(seed, o), rel(1e-5, 1e-5));
+}
+
+static void test_random() {
+  random_test<int32_t, 128>("int32 offsets", 42, -2e9, 2e9);
+  random_test<int32_t, 256>("int32 offsets, negative seed", -123456789012345LL, -2e9, 2e9);
+  random_test<uint32_t, 128>("uint32 offsets", 7, 0, 4e9);
+  random_test<int64_t, 128>("int64 offsets", 0x123456789abcdefLL, -9e18, 9e18);
+}
+
+// =================================================================================================
+
+int main() {
+  int devices = 0;
+  const cudaError_t err = cudaGetDeviceCount(&devices);
+  if (err != cudaSuccess || devices == 0) {
+    std::printf("device tests: skipped (no usable GPU: %s)\n",
+                err != cudaSuccess ? cudaGetErrorString(err) : "no devices");
+    return 77;
+  }
+  test_conversions();
+  test_arithmetic();
+  test_math();
+  test_shapes();
+  test_reductions();
+  test_dot();
+  test_memory();
+  test_random();
+  std::printf("device tests: %d passed, %d failed\n", g_passed, g_failed);
+  return g_failed ? 1 : 0;
+}
