@@ -11,6 +11,7 @@
 #include "codegen/CppExpr.h"
 
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <limits>
 #include <set>
@@ -112,8 +113,41 @@ private:
 
   // ---- statements --------------------------------------------------------------------------
 
+  /// Identity of a load: the parameter and its subscripts.
+  static std::string loadKey(const Value &v) {
+    std::string k = std::to_string(v->param);
+    for (const Expr &e : v->subscripts)
+      k += "," + e.key();
+    return k;
+  }
+
+  /// Loads of the same tile within one statement are read once (a statement stores at most
+  /// at its end, so they all see the same memory): emit them as locals first.
+  void hoistRepeatedLoads(const Value &root) {
+    std::map<std::string, std::pair<Value, int>> seen;
+    std::function<void(const Value &)> visit = [&](const Value &v) {
+      if (v->kind == ValueKind::Load) {
+        auto &entry = seen[loadKey(v)];
+        entry.first = v;
+        ++entry.second;
+      }
+      for (const Value &o : v->operands)
+        visit(o);
+    };
+    visit(root);
+    for (const auto &[key, entry] : seen)
+      if (entry.second > 1) {
+        std::string var = "ntc_load" + std::to_string(loadCounter_++);
+        line("const auto " + var + " = " + value(entry.first).code + ";");
+        hoisted_[key] = var;
+      }
+  }
+
   void stmts(const std::vector<Stmt> &body) {
     for (const Stmt &s : body) {
+      hoisted_.clear();
+      if (s->value)
+        hoistRepeatedLoads(s->value);
       switch (s->kind) {
       case StmtKind::Define:
         line("auto t_" + s->var + " = " + tile(s->value) + ";");
@@ -223,6 +257,8 @@ private:
     const std::string scratch = d_.scratch();
     switch (v->kind) {
     case ValueKind::Load: {
+      if (auto it = hoisted_.find(loadKey(v)); it != hoisted_.end())
+        return {it->second, true};
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
       return {create("load", T, v->type.shape) + "ntc_args." + src.name + ", " + ns_ +
                   "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) + "), " +
@@ -354,6 +390,8 @@ private:
   const std::string ns_;
   std::ostringstream &os_;
   std::set<std::string> known_;
+  std::map<std::string, std::string> hoisted_; ///< load key -> local holding it
+  int loadCounter_ = 0;
   int indent_ = 0;
 };
 
