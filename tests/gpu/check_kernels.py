@@ -109,5 +109,23 @@ for dt, kernel, tol in ((torch.float16, "attention_f16", 0.01), (torch.float32, 
             check(name + " vs reference", g, ref, tol, tol)
             check(name + " vs cpu backend", g, c, tol, tol)
 
+for m, n, k in ((65, 97, 130), (256, 128, 64)):
+    lhs, rhs = torch.randn(m, k, dtype=torch.float16), torch.randn(k, n, dtype=torch.float16)
+    bias, residual = torch.randn(n, dtype=torch.float16), torch.randn(m, n, dtype=torch.float16)
+    g, c, _ = both("linear", lambda: [lhs, rhs, bias, residual, torch.empty(m, n, dtype=torch.float16)], 4)
+    ref = torch.relu(lhs.double() @ rhs.double() + bias.double() + residual.double())
+    check(f"linear (named axes) {m}x{k}x{n} vs reference", g, ref, 0.025, 0.025)
+    check(f"linear (named axes) {m}x{k}x{n} vs cpu backend", g, c, 0.02, 0.02)
+
+for shared in (False, True):
+    b, m, n, k = 3, 65, 97, 40
+    lhs = torch.randn(b, m, k, dtype=torch.float16)
+    rhs = torch.randn(k, n, dtype=torch.float16) if shared else torch.randn(b, k, n, dtype=torch.float16)
+    kernel = "bmm_shared_rhs" if shared else "bmm"
+    g, c, _ = both(kernel, lambda: [lhs, rhs, torch.empty(b, m, n, dtype=torch.float16)], 2)
+    ref = lhs.double() @ rhs.double()
+    check(f"{kernel} (named axes) {b}x{m}x{k}x{n} vs reference", g, ref, 0.025, 0.025)
+    check(f"{kernel} (named axes) {b}x{m}x{k}x{n} vs cpu backend", g, c, 0.02, 0.02)
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
