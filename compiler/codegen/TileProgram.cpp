@@ -64,10 +64,11 @@ public:
         line("[[maybe_unused]] const Index " + p.sizeSymbol(d) + " = static_cast<Index>(ntc_args." +
              p.sizeSymbol(d) + ");");
         std::string stride = p.name + "_stride_" + std::to_string(d);
-        line("[[maybe_unused]] const Index " + stride + " = static_cast<Index>(ntc_args." +
-             stride + ");");
+        line("[[maybe_unused]] const Index " + stride + " = static_cast<Index>(ntc_args." + stride +
+             ");");
       }
-    line("// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
+    line(
+        "// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
     line("[[maybe_unused]] Index ntc_rest = static_cast<Index>(ntc_program);");
     for (size_t d = grid_.extents.size(); d-- > 0;) {
       std::string pid = passes::programCoordinate(d);
@@ -93,7 +94,8 @@ private:
   }
 
   std::string integer(const Expr &e) const {
-    return cppExpr(e, [this](const std::string &s) { return name(s); }, "Index");
+    return cppExpr(
+        e, [this](const std::string &s) { return name(s); }, "Index");
   }
 
   std::string type(DType t) const { return d_.element(t); }
@@ -199,8 +201,8 @@ private:
     std::string offset;
     for (size_t d = 0; d < access.coords.size(); ++d)
       offset += (d ? " + " : "") + std::string("static_cast<long long>(") +
-                integer(access.coords[d]) + ") * static_cast<long long>(" + src.name +
-                "_stride_" + std::to_string(d) + ")";
+                integer(access.coords[d]) + ") * static_cast<long long>(" + src.name + "_stride_" +
+                std::to_string(d) + ")";
     code += pad + "return " + (offset.empty() ? "0" : offset) + ";\n";
     code += std::string(indent_ * 2, ' ') + "}";
     return code;
@@ -280,8 +282,8 @@ private:
                   doubleLiteral(v->number) + "))",
               true};
     case ValueKind::Arange:
-      return {create("arange", "int32_t", v->type.shape) +
-                  std::to_string(v->integer.constValue()) + ")",
+      return {create("arange", "int32_t", v->type.shape) + std::to_string(v->integer.constValue()) +
+                  ")",
               true};
     case ValueKind::Unary: {
       const Value &x = v->operands[0];
@@ -296,8 +298,8 @@ private:
       return binary(v);
     case ValueKind::Where: {
       const Value &c = v->operands[0];
-      std::string cond = value(c).isTile ? operand(c, DType::Bool, v->type.shape)
-                                         : as(c, DType::Bool);
+      std::string cond =
+          value(c).isTile ? operand(c, DType::Bool, v->type.shape) : as(c, DType::Bool);
       return {ns_ + "::where(" + cond + ", " +
                   operand(v->operands[1], v->type.dtype, v->type.shape) + ", " +
                   operand(v->operands[2], v->type.dtype, v->type.shape) + ")",
@@ -331,8 +333,7 @@ private:
     case ValueKind::Rand: {
       Emitted seed = value(v->operands[0]);
       std::string s = seed.isTile ? seed.code + ".item()" : seed.code;
-      return {ns_ + "::rand(" + s + ", " + asTile(v->operands[1], v->operands[1]->type.dtype) +
-                  ")",
+      return {ns_ + "::rand(" + s + ", " + asTile(v->operands[1], v->operands[1]->type.dtype) + ")",
               true};
     }
     }
@@ -341,12 +342,12 @@ private:
 
   Emitted binary(const Value &v) {
     static const std::map<std::string, std::string> infix = {
-        {"add", "+"}, {"sub", "-"}, {"mul", "*"},  {"div", "/"},  {"mod", "%"},
-        {"lt", "<"},  {"le", "<="}, {"gt", ">"},   {"ge", ">="},  {"eq", "=="},
-        {"ne", "!="}, {"and", "&"}, {"or", "|"},   {"xor", "^"}};
+        {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"mod", "%"},
+        {"lt", "<"},  {"le", "<="}, {"gt", ">"},  {"ge", ">="}, {"eq", "=="},
+        {"ne", "!="}, {"and", "&"}, {"or", "|"},  {"xor", "^"}};
     const Value &a = v->operands[0], &b = v->operands[1];
-    bool compare = v->type.dtype == DType::Bool && v->op != "and" && v->op != "or" &&
-                   v->op != "xor";
+    bool compare =
+        v->type.dtype == DType::Bool && v->op != "and" && v->op != "or" && v->op != "xor";
     DType t = compare ? promote(a, b) : v->type.dtype;
     bool aTile = value(a).isTile, bTile = value(b).isTile;
     std::string x = operand(a, t, v->type.shape), y = operand(b, t, v->type.shape);
@@ -377,8 +378,8 @@ private:
         code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +
                 " = static_cast<Index>(ntc_i[" + std::to_string(d) + "]);\n";
     } else if (used.size() == 1) {
-      code += pad + "const Index " + passes::laneIndex(used[0]) +
-              " = static_cast<Index>(ntc_i[0]);\n";
+      code +=
+          pad + "const Index " + passes::laneIndex(used[0]) + " = static_cast<Index>(ntc_i[0]);\n";
     }
     code += pad + "return static_cast<long long>(" + integer(access.coords[dim]) + ");\n";
     return code + std::string(indent_ * 2, ' ') + "})";

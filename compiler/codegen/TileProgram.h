@@ -39,7 +39,8 @@ public:
   virtual std::string withAxis(const std::string &op, const std::string &x, int64_t axis,
                                bool communicates) const = 0;
   /// `broadcast_to(x, shape)` in the library's spelling.
-  virtual std::string broadcastTo(const std::string &x, const std::vector<int64_t> &shape) const = 0;
+  virtual std::string broadcastTo(const std::string &x,
+                                  const std::vector<int64_t> &shape) const = 0;
   /// The function header and prologue of the program `name` (up to the program id in
   /// `ntc_program`).
   virtual std::string prologue(const kir::Function &f, const std::string &name) const = 0;

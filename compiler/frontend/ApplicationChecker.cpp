@@ -50,9 +50,8 @@ public:
 private:
   [[noreturn]] void unsupported(const clang::Stmt *s, const std::string &what,
                                 const std::string &hint = "") {
-    throw SourceError(s->getSourceRange(),
-                      what + " not supported in an application function" +
-                          (hint.empty() ? "" : "; " + hint));
+    throw SourceError(s->getSourceRange(), what + " not supported in an application function" +
+                                               (hint.empty() ? "" : "; " + hint));
   }
 
   void checkStmt(const clang::Stmt *s) {
@@ -65,16 +64,14 @@ private:
     if (isa<clang::GotoStmt>(s) || isa<clang::LabelStmt>(s))
       unsupported(s, "'goto' is");
     if (isa<clang::BreakStmt>(s) || isa<clang::ContinueStmt>(s))
-      unsupported(s, std::string("'") + (isa<clang::BreakStmt>(s) ? "break" : "continue") +
-                         "' is",
-                   "loops always run over a whole tile dimension");
+      unsupported(s, std::string("'") + (isa<clang::BreakStmt>(s) ? "break" : "continue") + "' is",
+                  "loops always run over a whole tile dimension");
     if (isa<clang::CXXTryStmt>(s) || isa<clang::CXXThrowExpr>(s))
       unsupported(s, "exceptions are");
     if (isa<clang::AsmStmt>(s))
       unsupported(s, "inline assembly is");
     if (isa<clang::CXXForRangeStmt>(s))
-      unsupported(s, "range-based 'for' loops are",
-                  "write 'for (int i = 0; i < x.shape(0); ++i)'");
+      unsupported(s, "range-based 'for' loops are", "write 'for (int i = 0; i < x.shape(0); ++i)'");
     if (isa<clang::CXXNewExpr>(s) || isa<clang::CXXDeleteExpr>(s))
       unsupported(s, "dynamic allocation is");
     if (isa<clang::StmtExpr>(s))

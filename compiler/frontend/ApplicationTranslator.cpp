@@ -94,9 +94,9 @@ bool inNt(const clang::Decl *d) {
   return false;
 }
 
-const std::set<std::string> kUnaryMath = {"exp",  "exp2", "log",     "log2", "sqrt",
-                                          "rsqrt", "abs", "sin",     "cos",  "tanh",
-                                          "sigmoid", "erf", "floor", "ceil"};
+const std::set<std::string> kUnaryMath = {"exp",     "exp2", "log",   "log2", "sqrt",
+                                          "rsqrt",   "abs",  "sin",   "cos",  "tanh",
+                                          "sigmoid", "erf",  "floor", "ceil"};
 
 class Translator {
 public:
@@ -283,8 +283,8 @@ private:
   // ---- statements --------------------------------------------------------------------------
 
   /// Executes a function body; a final `return expr;` stores the value in `result`.
-  void execBody(const clang::Stmt *body, const ScopePtr &scope, std::vector<Stmt> &out,
-                TV &result, bool allowReturnValue) {
+  void execBody(const clang::Stmt *body, const ScopePtr &scope, std::vector<Stmt> &out, TV &result,
+                bool allowReturnValue) {
     const auto *compound = dyn_cast<clang::CompoundStmt>(body);
     if (!compound) {
       exec(body, scope, out);
@@ -461,7 +461,8 @@ private:
       op = b->getOpcode();
       lhs = b->getLHS();
       rhs = b->getRHS();
-    } else if (const auto *oc = dyn_cast<clang::CXXOperatorCallExpr>(e); oc && oc->getNumArgs() == 2) {
+    } else if (const auto *oc = dyn_cast<clang::CXXOperatorCallExpr>(e);
+               oc && oc->getNumArgs() == 2) {
       static const std::map<clang::OverloadedOperatorKind, clang::BinaryOperatorKind> ops = {
           {clang::OO_Less, clang::BO_LT},       {clang::OO_LessEqual, clang::BO_LE},
           {clang::OO_Greater, clang::BO_GT},    {clang::OO_GreaterEqual, clang::BO_GE},
@@ -525,8 +526,8 @@ private:
   // ---- assignment --------------------------------------------------------------------------
 
   /// Write `value` to the binding (local assign, parameter store, integer rebind).
-  void write(const BindingPtr &b, const TV &value, const clang::Stmt *where,
-             std::vector<Stmt> &out, const std::string &what) {
+  void write(const BindingPtr &b, const TV &value, const clang::Stmt *where, std::vector<Stmt> &out,
+             const std::string &what) {
     if (b->isLocal) {
       kir::Value v = asTile(value, where);
       if (v->type.dtype != b->localType.dtype && !v->weak && b->controlDepth == controlDepth_) {
@@ -632,8 +633,7 @@ private:
         if (r.Val.isInt())
           return TV::ofInt(Expr(r.Val.getInt().getExtValue()));
         if (r.Val.isFloat())
-          return TV::ofTile(
-              makeConstant(r.Val.getFloat().convertToDouble(), DType::Float32, true));
+          return TV::ofTile(makeConstant(r.Val.getFloat().convertToDouble(), DType::Float32, true));
       }
     }
     if (const auto *x = dyn_cast<clang::ExprWithCleanups>(e))
@@ -739,8 +739,8 @@ private:
     clang::Expr::EvalResult r;
     if (call->getNumArgs() >= 2 && call->getArg(1)->EvaluateAsInt(r, ctx_))
       return TV::ofInt(Expr(r.Val.getInt().getExtValue()));
-    fail(call, "block size '" + name->getString().str() +
-                   "' is not used by this kernel's arrangement");
+    fail(call,
+         "block size '" + name->getString().str() + "' is not used by this kernel's arrangement");
   }
 
   TV evalBuiltinUnary(const clang::UnaryOperator *u, const ScopePtr &scope,
@@ -751,8 +751,8 @@ private:
     case clang::UO_Plus:
       return eval(u->getSubExpr(), scope, out);
     case clang::UO_LNot:
-      return TV::ofInt(Expr(asConstInt(eval(u->getSubExpr(), scope, out), u, "the operand") ? 0
-                                                                                            : 1));
+      return TV::ofInt(
+          Expr(asConstInt(eval(u->getSubExpr(), scope, out), u, "the operand") ? 0 : 1));
     case clang::UO_PreInc:
     case clang::UO_PostInc:
     case clang::UO_PreDec:
@@ -814,15 +814,19 @@ private:
                   std::vector<Stmt> &out) {
     using clang::OverloadedOperatorKind;
     static const std::map<OverloadedOperatorKind, std::string> binary = {
-        {clang::OO_Plus, "add"},   {clang::OO_Minus, "sub"},       {clang::OO_Star, "mul"},
-        {clang::OO_Slash, "div"},  {clang::OO_Percent, "mod"},     {clang::OO_Less, "lt"},
-        {clang::OO_Greater, "gt"}, {clang::OO_LessEqual, "le"},    {clang::OO_GreaterEqual, "ge"},
-        {clang::OO_EqualEqual, "eq"}, {clang::OO_ExclaimEqual, "ne"}, {clang::OO_Amp, "and"},
-        {clang::OO_Pipe, "or"},    {clang::OO_Caret, "xor"},       {clang::OO_AmpAmp, "and"},
-        {clang::OO_PipePipe, "or"}};
+        {clang::OO_Plus, "add"},        {clang::OO_Minus, "sub"},
+        {clang::OO_Star, "mul"},        {clang::OO_Slash, "div"},
+        {clang::OO_Percent, "mod"},     {clang::OO_Less, "lt"},
+        {clang::OO_Greater, "gt"},      {clang::OO_LessEqual, "le"},
+        {clang::OO_GreaterEqual, "ge"}, {clang::OO_EqualEqual, "eq"},
+        {clang::OO_ExclaimEqual, "ne"}, {clang::OO_Amp, "and"},
+        {clang::OO_Pipe, "or"},         {clang::OO_Caret, "xor"},
+        {clang::OO_AmpAmp, "and"},      {clang::OO_PipePipe, "or"}};
     static const std::map<OverloadedOperatorKind, std::string> compound = {
-        {clang::OO_PlusEqual, "add"}, {clang::OO_MinusEqual, "sub"},
-        {clang::OO_StarEqual, "mul"}, {clang::OO_SlashEqual, "div"},
+        {clang::OO_PlusEqual, "add"},
+        {clang::OO_MinusEqual, "sub"},
+        {clang::OO_StarEqual, "mul"},
+        {clang::OO_SlashEqual, "div"},
         {clang::OO_PercentEqual, "mod"}};
     OverloadedOperatorKind op = e->getOperator();
     if (op == clang::OO_Equal || compound.count(op)) {
@@ -872,16 +876,17 @@ private:
           typed(e, [&] { return makeUnary("not", asTile(eval(e->getArg(0), scope, out), e)); }));
     auto it = binary.find(op);
     if (it != binary.end() && e->getNumArgs() == 2)
-      return combine(it->second, eval(e->getArg(0), scope, out), eval(e->getArg(1), scope, out),
-                     e);
+      return combine(it->second, eval(e->getArg(0), scope, out), eval(e->getArg(1), scope, out), e);
     fail(e, "this operator is not supported in an application");
   }
 
   /// A binary operator on two values: integer arithmetic when both are integers.
   TV combine(const std::string &op, const TV &a, const TV &b, const clang::Stmt *where) {
-    static const std::map<std::string, clang::BinaryOperatorKind> intOps = {
-        {"add", clang::BO_Add}, {"sub", clang::BO_Sub}, {"mul", clang::BO_Mul},
-        {"div", clang::BO_Div}, {"mod", clang::BO_Rem}};
+    static const std::map<std::string, clang::BinaryOperatorKind> intOps = {{"add", clang::BO_Add},
+                                                                            {"sub", clang::BO_Sub},
+                                                                            {"mul", clang::BO_Mul},
+                                                                            {"div", clang::BO_Div},
+                                                                            {"mod", clang::BO_Rem}};
     if (a.kind == TV::Kind::Int && b.kind == TV::Kind::Int && intOps.count(op))
       return intArithmetic(intOps.at(op), a.integer, b.integer, where);
     return tileBinary(op, a, b, where);
@@ -908,8 +913,8 @@ private:
       const ParamSpec &src = source(object.param);
       size_t d = dimArg(src.ndim);
       if (name == "shape")
-        return TV::ofInt(Expr::symbol(src.sizeSymbol(static_cast<int>(d)),
-                                      {0, src.upperBounds[d]}));
+        return TV::ofInt(
+            Expr::symbol(src.sizeSymbol(static_cast<int>(d)), {0, src.upperBounds[d]}));
       if (name == "stride")
         return TV::ofInt(Expr::symbol(src.name + "_stride_" + std::to_string(d)));
       fail(e, "'" + name + "' is not a member of a tile's source");
@@ -924,9 +929,8 @@ private:
     if (name == "offsets" && object.kind == TV::Kind::Param)
       return TV::ofTile(offsets(object, dimArg(source(object.param).ndim), e));
     if (name == "shape") {
-      std::vector<Expr> shape = object.kind == TV::Kind::Param
-                                    ? viewShape(object)
-                                    : asTile(object, e)->type.shape;
+      std::vector<Expr> shape =
+          object.kind == TV::Kind::Param ? viewShape(object) : asTile(object, e)->type.shape;
       if (args.empty() || args[0].kind == TV::Kind::None) {
         TV s;
         s.kind = TV::Kind::Shape;
@@ -1062,9 +1066,8 @@ private:
     if (name == "maximum" || name == "minimum" || name == "pow")
       return tv([&] { return makeBinary(name, tile(0), tile(1)); });
     if (name == "clamp")
-      return tv([&] {
-        return makeBinary("minimum", makeBinary("maximum", tile(0), tile(1)), tile(2));
-      });
+      return tv(
+          [&] { return makeBinary("minimum", makeBinary("maximum", tile(0), tile(1)), tile(2)); });
     if (name == "where")
       return tv([&] { return makeWhere(tile(0), tile(1), tile(2)); });
     if (name == "sum" || name == "max" || name == "min" || name == "argmax") {
@@ -1117,8 +1120,7 @@ private:
 
 } // namespace
 
-kir::Function translateApplication(const clang::FunctionDecl *application,
-                                   const KernelSpec &spec) {
+kir::Function translateApplication(const clang::FunctionDecl *application, const KernelSpec &spec) {
   return Translator(application, spec).run();
 }
 

@@ -12,7 +12,6 @@ namespace ntc {
 /// Translate an application function (inlining the helpers and applications it calls)
 /// into kernel IR over the arranged parameters of `spec`. Throws SourceError for
 /// constructs outside the DSL and for type or shape errors.
-kir::Function translateApplication(const clang::FunctionDecl *application,
-                                   const KernelSpec &spec);
+kir::Function translateApplication(const clang::FunctionDecl *application, const KernelSpec &spec);
 
 } // namespace ntc

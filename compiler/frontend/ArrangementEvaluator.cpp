@@ -201,8 +201,7 @@ struct ArrangementEvaluator::Impl {
     return out;
   }
 
-  std::vector<int64_t> asConstIntList(const Value &v, const clang::Stmt *where,
-                                      const char *what) {
+  std::vector<int64_t> asConstIntList(const Value &v, const clang::Stmt *where, const char *what) {
     std::vector<int64_t> out;
     for (const Value &item : asList(v, where, what))
       out.push_back(asConstInt(item, where, what));
@@ -266,8 +265,27 @@ struct ArrangementEvaluator::Impl {
       eval(e, f);
       return false;
     }
-    fail(s, std::string("'") + s->getStmtClassName() +
-                "' statements are not supported in an arrangement");
+    fail(s, statementName(s) + " not supported in an arrangement; use 'for' with constant "
+                               "bounds, 'if' and local variables");
+  }
+
+  /// How a statement is called in a message ("'while' loops are").
+  static std::string statementName(const clang::Stmt *s) {
+    if (isa<clang::WhileStmt>(s) || isa<clang::DoStmt>(s))
+      return "'while' loops are";
+    if (isa<clang::SwitchStmt>(s))
+      return "'switch' statements are";
+    if (isa<clang::BreakStmt>(s))
+      return "'break' is";
+    if (isa<clang::ContinueStmt>(s))
+      return "'continue' is";
+    if (isa<clang::GotoStmt>(s) || isa<clang::LabelStmt>(s))
+      return "'goto' is";
+    if (isa<clang::CXXForRangeStmt>(s))
+      return "range-based 'for' loops are";
+    if (isa<clang::CXXTryStmt>(s))
+      return "exceptions are";
+    return std::string("'") + s->getStmtClassName() + "' statements are";
   }
 
   // ---- expressions ------------------------------------------------------------------------
@@ -573,10 +591,10 @@ struct ArrangementEvaluator::Impl {
       return callFunction(method ? method : callee.function, args, f, callee.closure, e);
     }
     static const std::map<clang::OverloadedOperatorKind, clang::BinaryOperatorKind> binary = {
-        {clang::OO_Plus, clang::BO_Add},       {clang::OO_Minus, clang::BO_Sub},
-        {clang::OO_Star, clang::BO_Mul},       {clang::OO_Slash, clang::BO_Div},
-        {clang::OO_Percent, clang::BO_Rem},    {clang::OO_Less, clang::BO_LT},
-        {clang::OO_Greater, clang::BO_GT},     {clang::OO_LessEqual, clang::BO_LE},
+        {clang::OO_Plus, clang::BO_Add},        {clang::OO_Minus, clang::BO_Sub},
+        {clang::OO_Star, clang::BO_Mul},        {clang::OO_Slash, clang::BO_Div},
+        {clang::OO_Percent, clang::BO_Rem},     {clang::OO_Less, clang::BO_LT},
+        {clang::OO_Greater, clang::BO_GT},      {clang::OO_LessEqual, clang::BO_LE},
         {clang::OO_GreaterEqual, clang::BO_GE}, {clang::OO_EqualEqual, clang::BO_EQ},
         {clang::OO_ExclaimEqual, clang::BO_NE}};
     if (e->getNumArgs() == 1 && op == clang::OO_Minus)
@@ -659,15 +677,14 @@ struct ArrangementEvaluator::Impl {
       if (n.kind != Value::Kind::String)
         fail(args[0], "the name of a block size must be a string literal");
       int64_t lo = asConstInt(eval(args.at(1), f), args[1], "a block size bound");
-      int64_t hi = args.size() > 2 ? asConstInt(eval(args[2], f), args[2], "a block size bound")
-                                   : lo;
+      int64_t hi =
+          args.size() > 2 ? asConstInt(eval(args[2], f), args[2], "a block size bound") : lo;
       if (lo <= 0 || hi < lo)
-        fail(e, "block size '" + n.text + "' needs 0 < low <= high, got [" +
-                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        fail(e, "block size '" + n.text + "' needs 0 < low <= high, got [" + std::to_string(lo) +
+                    ", " + std::to_string(hi) + "]");
       if (lo != hi && !(isPowerOfTwo(lo) && isPowerOfTwo(hi)))
-        fail(e, "the bounds of tuned block size '" + n.text +
-                    "' must be powers of two, got [" + std::to_string(lo) + ", " +
-                    std::to_string(hi) + "]");
+        fail(e, "the bounds of tuned block size '" + n.text + "' must be powers of two, got [" +
+                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
       for (const MetaParam &m : metas)
         if (m.name == n.text && (m.lo != lo || m.hi != hi))
           fail(e, "block size '" + n.text + "' is declared twice with different bounds");
@@ -819,10 +836,9 @@ struct ArrangementEvaluator::Impl {
       return Value::ofTensor(t.pad(pairs));
     }
     if (name == "slice")
-      return Value::ofTensor(t.slice(asConstInt(arg(0), e, "a dimension"),
-                                     asOptInt(arg(1), e, "a slice start"),
-                                     asOptInt(arg(2), e, "a slice stop"),
-                                     asOptInt(arg(3), e, "a slice step")));
+      return Value::ofTensor(
+          t.slice(asConstInt(arg(0), e, "a dimension"), asOptInt(arg(1), e, "a slice start"),
+                  asOptInt(arg(2), e, "a slice stop"), asOptInt(arg(3), e, "a slice step")));
     if (name == "axes") {
       std::vector<std::string> names;
       for (const Value &v : args) {
@@ -899,8 +915,8 @@ struct ArrangementEvaluator::Impl {
     if (numParams != arrangement->getNumParams())
       throw SourceError(call->getSourceRange(),
                         "kernel '" + spec.name + "' declares " + std::to_string(numParams) +
-                            " parameters but arrangement '" + spec.arrangementName +
-                            "' takes " + std::to_string(arrangement->getNumParams()))
+                            " parameters but arrangement '" + spec.arrangementName + "' takes " +
+                            std::to_string(arrangement->getNumParams()))
           .note(arrangement->getSourceRange(), "arrangement declared here");
 
     // Parameters become source tensors named after the arrangement's parameters.

@@ -4,8 +4,8 @@
 #include "frontend/ApplicationChecker.h"
 #include "frontend/ApplicationTranslator.h"
 #include "frontend/ArrangementEvaluator.h"
-#include "passes/Passes.h"
 #include "frontend/WrittenParams.h"
+#include "passes/Passes.h"
 #include "support/Diagnostics.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -138,9 +138,9 @@ FrontendResult runFrontend(const std::string &file, const FrontendOptions &optio
   clang::tooling::ClangTool tool(db, {file});
   if (!options.depfile.empty()) {
     std::string target = options.depTarget.empty() ? file : options.depTarget;
-    tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-        {"-MD", "-MF", options.depfile, "-MT", target},
-        clang::tooling::ArgumentInsertPosition::END));
+    tool.appendArgumentsAdjuster(
+        clang::tooling::getInsertArgumentAdjuster({"-MD", "-MF", options.depfile, "-MT", target},
+                                                  clang::tooling::ArgumentInsertPosition::END));
   }
   KernelActionFactory factory(result);
   result.ok = tool.run(&factory) == 0;

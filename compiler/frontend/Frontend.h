@@ -24,7 +24,7 @@ struct FrontendOptions {
 
 /// What the front end produced.
 struct FrontendResult {
-  bool ok = false;                 ///< false when Clang or ntc reported an error
+  bool ok = false; ///< false when Clang or ntc reported an error
   /// Kernels declared in the main file, in source order (spec + application in kernel IR).
   std::vector<kir::Function> kernels;
 };

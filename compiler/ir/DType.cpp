@@ -10,13 +10,20 @@ struct DTypeInfo {
   int bits;
 };
 constexpr DTypeInfo kTypes[] = {
-    {DType::Float16, "float16", 16},    {DType::BFloat16, "bfloat16", 16},
-    {DType::Float32, "float32", 32},    {DType::Float64, "float64", 64},
-    {DType::Int8, "int8", 8},           {DType::Int16, "int16", 16},
-    {DType::Int32, "int32", 32},        {DType::Int64, "int64", 64},
-    {DType::UInt8, "uint8", 8},         {DType::UInt16, "uint16", 16},
-    {DType::UInt32, "uint32", 32},      {DType::UInt64, "uint64", 64},
-    {DType::Bool, "bool", 8},           {DType::Float8E4M3, "float8_e4m3", 8},
+    {DType::Float16, "float16", 16},
+    {DType::BFloat16, "bfloat16", 16},
+    {DType::Float32, "float32", 32},
+    {DType::Float64, "float64", 64},
+    {DType::Int8, "int8", 8},
+    {DType::Int16, "int16", 16},
+    {DType::Int32, "int32", 32},
+    {DType::Int64, "int64", 64},
+    {DType::UInt8, "uint8", 8},
+    {DType::UInt16, "uint16", 16},
+    {DType::UInt32, "uint32", 32},
+    {DType::UInt64, "uint64", 64},
+    {DType::Bool, "bool", 8},
+    {DType::Float8E4M3, "float8_e4m3", 8},
     {DType::Float8E5M2, "float8_e5m2", 8},
 };
 } // namespace

@@ -23,10 +23,10 @@ struct ParamSpec {
   Kind kind = Kind::Tensor;
   int ndim = 0;
   DType dtype = DType::Float32;
-  std::optional<double> other;                       ///< value read where a load is masked
-  std::vector<std::optional<int64_t>> upperBounds;   ///< per dimension
-  std::vector<bool> constexprDims;                   ///< per dimension
-  std::vector<double> constexprValues;               ///< nt::Constexpr's allowed values
+  std::optional<double> other;                     ///< value read where a load is masked
+  std::vector<std::optional<int64_t>> upperBounds; ///< per dimension
+  std::vector<bool> constexprDims;                 ///< per dimension
+  std::vector<double> constexprValues;             ///< nt::Constexpr's allowed values
 
   /// The symbol naming the size of dimension d ("lhs_size_1").
   std::string sizeSymbol(int d) const { return name + "_size_" + std::to_string(d); }
@@ -40,8 +40,8 @@ struct MetaParam {
 
 /// One arranged parameter of the application.
 struct ArrangedParam {
-  std::string name;  ///< the application's parameter name
-  int source = -1;   ///< index into KernelSpec::params
+  std::string name; ///< the application's parameter name
+  int source = -1;  ///< index into KernelSpec::params
   Layout layout;
 };
 

@@ -33,12 +33,12 @@ StmtNode node(StmtKind kind) {
 Value make(ValueNode n) { return std::make_shared<const ValueNode>(std::move(n)); }
 Stmt make(StmtNode n) { return std::make_shared<const StmtNode>(std::move(n)); }
 
-const std::vector<std::string> kMathOps = {"exp",  "exp2", "log",     "log2", "sqrt",
-                                           "rsqrt", "abs", "sin",     "cos",  "tanh",
-                                           "sigmoid", "erf", "floor", "ceil"};
+const std::vector<std::string> kMathOps = {"exp",     "exp2", "log",   "log2", "sqrt",
+                                           "rsqrt",   "abs",  "sin",   "cos",  "tanh",
+                                           "sigmoid", "erf",  "floor", "ceil"};
 const std::vector<std::string> kCompareOps = {"lt", "le", "gt", "ge", "eq", "ne"};
-const std::vector<std::string> kArithOps = {"add", "sub", "mul", "div", "mod",
-                                            "maximum", "minimum", "pow", "and", "or", "xor"};
+const std::vector<std::string> kArithOps = {"add",     "sub", "mul", "div", "mod", "maximum",
+                                            "minimum", "pow", "and", "or",  "xor"};
 
 bool contains(const std::vector<std::string> &v, const std::string &s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -286,8 +286,7 @@ Value makeExpandDims(Value x, int64_t axis) {
 
 Value makeBroadcastTo(Value x, std::vector<Expr> shape) {
   std::vector<Expr> result = broadcastShapes(x->type.shape, shape);
-  if (result.size() != shape.size() ||
-      !std::equal(result.begin(), result.end(), shape.begin()))
+  if (result.size() != shape.size() || !std::equal(result.begin(), result.end(), shape.begin()))
     throw TypeError("broadcast_to: " + x->type.str() + " cannot be broadcast to the shape given");
   ValueNode n = node(ValueKind::BroadcastTo, {x->type.dtype, std::move(shape)});
   n.operands = {std::move(x)};
@@ -461,12 +460,28 @@ std::string valueString(const Function &f, const Value &v) {
     os << "arange(" << v->integer.str() << ", " << v->integer2.str() << ")";
     break;
   case ValueKind::Offsets:
-    os << "offsets " << paramName(v->param) << "[" << exprList(v->subscripts)
-       << "] dim " << v->integer.str();
+    os << "offsets " << paramName(v->param) << "[" << exprList(v->subscripts) << "] dim "
+       << v->integer.str();
     break;
   default: {
-    static const char *names[] = {"", "", "", "", "", "", "", "", "", "where", "cast",
-                                  "", "dot", "trans", "expand_dims", "broadcast_to", "", "rand"};
+    static const char *names[] = {"",
+                                  "",
+                                  "",
+                                  "",
+                                  "",
+                                  "",
+                                  "",
+                                  "",
+                                  "",
+                                  "where",
+                                  "cast",
+                                  "",
+                                  "dot",
+                                  "trans",
+                                  "expand_dims",
+                                  "broadcast_to",
+                                  "",
+                                  "rand"};
     std::string name = v->op.empty() ? names[static_cast<int>(v->kind)] : v->op;
     os << name << "(";
     for (size_t i = 0; i < v->operands.size(); ++i)

@@ -56,17 +56,17 @@ using Value = std::shared_ptr<const ValueNode>;
 struct ValueNode {
   ValueKind kind = ValueKind::Constant;
   TileType type;
-  std::string op;                ///< Unary/Binary/Reduce operation name
-  std::vector<Value> operands;   ///< inputs
-  int param = -1;                ///< Load/ScalarParam/Offsets: index into arranged params
-  std::vector<Expr> subscripts;  ///< Load/Offsets: indices of the middle levels
-  Expr integer;                  ///< Index: the value; Arange: start; Offsets: source dim
-  Expr integer2;                 ///< Arange: end
-  double number = 0;             ///< Constant/Full: the value
-  bool weak = false;             ///< Constant: adopts the other operand's dtype
-  int64_t axis = -1;             ///< Reduce/ExpandDims: axis; -1 with allAxes = everything
-  bool allAxes = false;          ///< Reduce over every axis
-  std::string local;             ///< Local: variable name
+  std::string op;               ///< Unary/Binary/Reduce operation name
+  std::vector<Value> operands;  ///< inputs
+  int param = -1;               ///< Load/ScalarParam/Offsets: index into arranged params
+  std::vector<Expr> subscripts; ///< Load/Offsets: indices of the middle levels
+  Expr integer;                 ///< Index: the value; Arange: start; Offsets: source dim
+  Expr integer2;                ///< Arange: end
+  double number = 0;            ///< Constant/Full: the value
+  bool weak = false;            ///< Constant: adopts the other operand's dtype
+  int64_t axis = -1;            ///< Reduce/ExpandDims: axis; -1 with allAxes = everything
+  bool allAxes = false;         ///< Reduce over every axis
+  std::string local;            ///< Local: variable name
 };
 
 /// Kinds of statements.
@@ -106,10 +106,10 @@ struct StmtNode {
 /// of the largest of them (masks use each real extent, so sharing is always correct and
 /// keeps tiles of tied sizes, such as a softmax's input and output rows, the same shape).
 struct PaddedExtent {
-  std::string symbol;          ///< the compile-time stand-in used in tile shapes
-  std::vector<Expr> actuals;   ///< the run-time extents it stands for
-  int64_t upperBound;          ///< a power of two
-  int64_t value = 0;           ///< the compiled extent, once a variant is specialized
+  std::string symbol;        ///< the compile-time stand-in used in tile shapes
+  std::vector<Expr> actuals; ///< the run-time extents it stands for
+  int64_t upperBound;        ///< a power of two
+  int64_t value = 0;         ///< the compiled extent, once a variant is specialized
 };
 
 /// The application of one kernel in kernel IR.

@@ -85,7 +85,9 @@ int64_t Layout::normalizeDim(int64_t d, size_t rank, const char *op) const {
   return n;
 }
 
-Expr Layout::shape(int64_t d) const { return levels_[focus_].dims[normalizeDim(d, ndim(), "shape")].extent; }
+Expr Layout::shape(int64_t d) const {
+  return levels_[focus_].dims[normalizeDim(d, ndim(), "shape")].extent;
+}
 
 Layout Layout::dtype() const {
   if (focus_ + 1 >= levels_.size())
@@ -356,8 +358,7 @@ Layout Layout::axes(const std::vector<std::string> &names) const {
   const Level &level = levels_[focus_];
   if (names.size() != level.dims.size())
     throw LayoutError("axes: " + std::to_string(names.size()) +
-                      " names given but the tensor has rank " +
-                      std::to_string(level.dims.size()));
+                      " names given but the tensor has rank " + std::to_string(level.dims.size()));
   for (size_t i = 0; i < names.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (names[i] == names[j])

@@ -18,9 +18,7 @@ std::string describe(const KernelSpec &spec, const Expr &e) {
   return e.str();
 }
 
-bool isSizeSymbol(const KernelSpec &spec, const Expr &e) {
-  return describe(spec, e) != e.str();
-}
+bool isSizeSymbol(const KernelSpec &spec, const Expr &e) { return describe(spec, e) != e.str(); }
 
 /// Match two extents that have the same structure up to the size symbols; the pairs of
 /// differing symbols are what must agree. Returns false when the structures differ.

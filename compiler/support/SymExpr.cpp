@@ -553,8 +553,7 @@ void Expr::collectSymbols(std::vector<std::string> &names) const {
 namespace {
 
 bool isNegativeTerm(const Expr &e) {
-  return (e.isConst() && e.constValue() < 0) ||
-         (e.kind() == ExprKind::Mul && e.node()->value < 0);
+  return (e.isConst() && e.constValue() < 0) || (e.kind() == ExprKind::Mul && e.node()->value < 0);
 }
 
 /// Concatenation by appending (GCC 12 reports false -Wrestrict warnings for chains of

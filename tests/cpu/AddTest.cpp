@@ -60,10 +60,10 @@ TEST_CASE("add_block4: every size from 1 to 17", "[cpu][add]") {
 
 TEST_CASE("add_f32: strided 1-D views with offsets and a tail", "[cpu][add][strided]") {
   std::mt19937_64 rng(4);
-  const int64_t n = 3000; // 2 full blocks and a 952-element tail
-  Tensor<float> lhs({n}, {3}, 5);      // every third element, starting at 5
-  Tensor<float> rhs({n}, {2}, 1);      // every other element
-  Tensor<float> output({n}, {4}, 3);   // every fourth element: the gaps must stay untouched
+  const int64_t n = 3000;            // 2 full blocks and a 952-element tail
+  Tensor<float> lhs({n}, {3}, 5);    // every third element, starting at 5
+  Tensor<float> rhs({n}, {2}, 1);    // every other element
+  Tensor<float> output({n}, {4}, 3); // every fourth element: the gaps must stay untouched
   lhs.randomize(rng);
   rhs.randomize(rng);
 
@@ -91,8 +91,8 @@ TEST_CASE("add_f32: a negative stride (a reversed view)", "[cpu][add][strided]")
 
   Mismatch m;
   for (int64_t i = 0; i < n; ++i)
-    m.add("[" + std::to_string(i) + "]", output(i),
-          double(lhs.buffer[size_t(n - 1 - i)] + rhs(i)), 0, 0);
+    m.add("[" + std::to_string(i) + "]", output(i), double(lhs.buffer[size_t(n - 1 - i)] + rhs(i)),
+          0, 0);
   CHECK_CLOSE(m);
 }
 
@@ -107,7 +107,8 @@ TEST_CASE("add_block4: in place (output aliases lhs)", "[cpu][add]") {
     CHECK(x(i) == float(before[size_t(i)] + double(y(i))));
 }
 
-TEST_CASE("add: an empty grid (0 elements) succeeds without touching memory", "[cpu][add][validation]") {
+TEST_CASE("add: an empty grid (0 elements) succeeds without touching memory",
+          "[cpu][add][validation]") {
   Tensor<float> lhs({0}, {}, 0, 4), rhs({0}, {}, 0, 4), output({0}, {}, 0, 4);
   CHECK(add_f32(&lhs, &rhs, &output, nullptr) == NTC_SUCCESS);
   CHECK(add_block4(&lhs, &rhs, &output, nullptr) == NTC_SUCCESS);

@@ -70,12 +70,8 @@ std::array<std::vector<double>, 2> attention_reference(const Tensor<T> &q, const
 }
 
 template <class T> struct Tolerance;
-template <> struct Tolerance<float> {
-  static constexpr double atol = 0.025, rtol = 0.025;
-};
-template <> struct Tolerance<float16> {
-  static constexpr double atol = 0.01, rtol = 0.01;
-};
+template <> struct Tolerance<float> { static constexpr double atol = 0.025, rtol = 0.025; };
+template <> struct Tolerance<float16> { static constexpr double atol = 0.01, rtol = 0.01; };
 
 template <class T>
 using AttentionFn = ntc_status_t (*)(const DLTensor *, const DLTensor *, const DLTensor *, int64_t,

@@ -114,7 +114,7 @@ TEST_CASE("matmul: strided lhs and output views", "[cpu][matmul][strided]") {
   std::mt19937_64 rng(29);
   Tensor<float16> lhs({M, K}, {2 * K + 3, 2}, 1); // every other column, padded rows
   Tensor<float16> rhs({K, N});
-  Tensor<float16> output({M, N}, {1, M + 5});     // column-major with padding
+  Tensor<float16> output({M, N}, {1, M + 5}); // column-major with padding
   lhs.randomize(rng);
   rhs.randomize(rng);
   REQUIRE_NTC_OK(matmul(&lhs, &rhs, &output, nullptr));
@@ -135,7 +135,8 @@ void check_addmm(int64_t M, int64_t N, int64_t K, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> scalar(-2.0, 2.0);
   const float beta = float(scalar(rng)), alpha = float(scalar(rng));
-  INFO("M = " << M << ", N = " << N << ", K = " << K << ", beta = " << beta << ", alpha = " << alpha);
+  INFO("M = " << M << ", N = " << N << ", K = " << K << ", beta = " << beta
+              << ", alpha = " << alpha);
   Tensor<float16> input({M, N}), mat1({M, K}), mat2({K, N}), output({M, N});
   input.randomize(rng);
   mat1.randomize(rng);

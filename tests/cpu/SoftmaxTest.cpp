@@ -77,7 +77,8 @@ TEST_CASE("softmax: widths around powers of two, including 1", "[cpu][softmax]")
   }
 }
 
-TEST_CASE("softmax: strided views (transposed input, padded output rows)", "[cpu][softmax][strided]") {
+TEST_CASE("softmax: strided views (transposed input, padded output rows)",
+          "[cpu][softmax][strided]") {
   std::mt19937_64 rng(15);
   const int64_t rows = 37, cols = 300;
   // input(r, c) = buffer[c * rows + r]: the transpose of a contiguous cols x rows buffer.

@@ -87,10 +87,12 @@ TEST_CASE("validation: mismatched shapes", "[cpu][validation]") {
   CHECK(untouched(output));
 
   Tensor<float16> rhs2({5, 3}), output2({4, 7});
-  check_rejected(matmul(&lhs, &rhs2, &output2, nullptr), {"matmul", "output.shape[1]", "rhs.shape[1]"});
+  check_rejected(matmul(&lhs, &rhs2, &output2, nullptr),
+                 {"matmul", "output.shape[1]", "rhs.shape[1]"});
 
   Tensor<float> a({10}), b({11}), c({10});
-  check_rejected(add_f32(&a, &b, &c, nullptr), {"add_f32", "lhs.shape[0]", "rhs.shape[0]", "10", "11"});
+  check_rejected(add_f32(&a, &b, &c, nullptr),
+                 {"add_f32", "lhs.shape[0]", "rhs.shape[0]", "10", "11"});
   CHECK(untouched(c));
 
   Tensor<float> input({3, 8}), out({4, 8});
@@ -100,7 +102,8 @@ TEST_CASE("validation: mismatched shapes", "[cpu][validation]") {
   check_rejected(addmm(&in, &m1, &m2, 1.0f, 1.0f, &o, nullptr), {"addmm", "output.shape[1]"});
 
   Tensor<float> q({1, 2, 8, 16}), k({1, 3, 8, 16}), v({1, 2, 8, 16}), ao({1, 2, 8, 16});
-  check_rejected(attention_f32(&q, &k, &v, 0, &ao, nullptr), {"attention_f32", "q.shape[1]", "k.shape[1]"});
+  check_rejected(attention_f32(&q, &k, &v, 0, &ao, nullptr),
+                 {"attention_f32", "q.shape[1]", "k.shape[1]"});
   CHECK(untouched(ao));
 }
 
@@ -148,7 +151,8 @@ TEST_CASE("validation: a constexpr value outside its set (is_causal = 2)", "[cpu
   q.fill(0.5);
   k.fill(0.5);
   v.fill(0.5);
-  check_rejected(attention_f32(&q, &k, &v, 2, &o, nullptr), {"attention_f32", "'is_causal'", "2", "0, 1"});
+  check_rejected(attention_f32(&q, &k, &v, 2, &o, nullptr),
+                 {"attention_f32", "'is_causal'", "2", "0, 1"});
   CHECK(untouched(o));
   check_rejected(attention_f32(&q, &k, &v, -1, &o, nullptr), {"'is_causal'", "-1"});
 
@@ -160,7 +164,8 @@ TEST_CASE("validation: a constexpr value outside its set (is_causal = 2)", "[cpu
   CHECK(o.get({0, 0, 3, 7}) == Approx(0.5));
 }
 
-TEST_CASE("validation: a head dimension above the upper bound is unsupported", "[cpu][validation]") {
+TEST_CASE("validation: a head dimension above the upper bound is unsupported",
+          "[cpu][validation]") {
   Tensor<float> q({1, 1, 2, 129}), k({1, 1, 2, 129}), v({1, 1, 2, 129}), o({1, 1, 2, 129});
   CHECK(attention_f32(&q, &k, &v, 0, &o, nullptr) == NTC_ERROR_UNSUPPORTED);
   const std::string message = ntc_last_error();

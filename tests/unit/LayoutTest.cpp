@@ -65,8 +65,7 @@ TEST_CASE("a vector of 10 tiled by 4", "[layout]") {
 TEST_CASE("pad grows with masked borders", "[layout]") {
   Layout x = concreteSource({7});
   CHECK(evalJson(x.pad({{1, 2}})) == "[-1, 0, 1, 2, 3, 4, 5, 6, -1, -1]");
-  CHECK(evalJson(x.pad({{1, 2}}).tile({4})) ==
-        "[[-1, 0, 1, 2], [3, 4, 5, 6], [-1, -1, -1, -1]]");
+  CHECK(evalJson(x.pad({{1, 2}}).tile({4})) == "[[-1, 0, 1, 2], [3, 4, 5, 6], [-1, -1, -1, -1]]");
   // Negative padding crops.
   CHECK(evalJson(x.pad({{-1, -2}})) == "[1, 2, 3, 4]");
 }
@@ -139,9 +138,10 @@ TEST_CASE("test_eval: tile, tile twice and flatten inner levels", "[layout]") {
 
 TEST_CASE("GEMM tutorial tables", "[layout]") {
   Expr bm = 64, bn = 64, bk = 64;
-  Layout a = symbolicSource("lhs", 2), b = symbolicSource("rhs", 2), c = symbolicSource("output", 2);
-  std::map<std::string, Expr> shapes{{"lhs_size_0", 128}, {"lhs_size_1", 192},
-                                     {"rhs_size_0", 192}, {"rhs_size_1", 256},
+  Layout a = symbolicSource("lhs", 2), b = symbolicSource("rhs", 2),
+         c = symbolicSource("output", 2);
+  std::map<std::string, Expr> shapes{{"lhs_size_0", 128},    {"lhs_size_1", 192},
+                                     {"rhs_size_0", 192},    {"rhs_size_1", 256},
                                      {"output_size_0", 128}, {"output_size_1", 256}};
   Layout out = c.tile({bm, bn});
   Layout step1 = a.tile({bm, bk});
@@ -165,12 +165,10 @@ TEST_CASE("GEMM arrangement index arrays, M=3 K=5 N=4, blocks of 2", "[layout]")
   lhs = lhs.withInner(lhs.dtype().squeeze({0}));
   Layout rhs = symbolicSource("rhs", 2).tile({2, 2}).tile({-1, 1}).expand({out.shape(0), -1});
   rhs = rhs.withInner(rhs.dtype().squeeze({1}));
-  std::map<std::string, int64_t> s{{"lhs_size_0", 3},    {"lhs_size_1", 5},
-                                   {"rhs_size_0", 5},    {"rhs_size_1", 4},
-                                   {"output_size_0", 3}, {"output_size_1", 4}};
+  std::map<std::string, int64_t> s{{"lhs_size_0", 3}, {"lhs_size_1", 5},    {"rhs_size_0", 5},
+                                   {"rhs_size_1", 4}, {"output_size_0", 3}, {"output_size_1", 4}};
   CHECK(evalAt(lhs, s, {0, 0}) == "[[[0, 1], [5, 6]], [[2, 3], [7, 8]], [[4, -1], [9, -1]]]");
-  CHECK(evalAt(rhs, s, {0, 1}) ==
-        "[[[2, 3], [6, 7]], [[10, 11], [14, 15]], [[18, 19], [-1, -1]]]");
+  CHECK(evalAt(rhs, s, {0, 1}) == "[[[2, 3], [6, 7]], [[10, 11], [14, 15]], [[18, 19], [-1, -1]]]");
   CHECK(evalAt(out, s, {1, 0}) == "[[8, 9], [-1, -1]]");
 }
 
@@ -195,8 +193,7 @@ TEST_CASE("invalid arguments are rejected", "[layout]") {
   Layout x = concreteSource({4, 6});
   CHECK_THROWS_WITH(x.tile({2}), "tile: tile shape has 1 entries but the tensor has rank 2");
   CHECK_THROWS_WITH(x.squeeze({0}), "squeeze: cannot squeeze dimension 0: its size is 4, not 1");
-  CHECK_THROWS_WITH(x.expand({8, -1}),
-                    Catch::Contains("cannot expand dimension 0 from 4 to 8"));
+  CHECK_THROWS_WITH(x.expand({8, -1}), Catch::Contains("cannot expand dimension 0 from 4 to 8"));
   CHECK_THROWS_WITH(x.permute({0, 0}), Catch::Contains("is not a permutation"));
   CHECK_THROWS_WITH(x.permute({0, 2}), Catch::Contains("out of range"));
   CHECK_THROWS_WITH(x.squeeze({2}), Catch::Contains("out of range"));

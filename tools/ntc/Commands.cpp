@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <map>
 #include <ostream>
+#include <sstream>
 
 namespace ntc {
 
@@ -81,9 +81,8 @@ bool kernelValues(const KernelSpec &k, const Bindings &b, std::map<std::string, 
     if (p == k.params.end())
       continue;
     if (static_cast<int>(dims.size()) != p->ndim) {
-      err << "ntc: error: --shape " << name << " gives " << dims.size()
-          << " sizes but parameter '" << name << "' of kernel '" << k.name << "' has rank "
-          << p->ndim << "\n";
+      err << "ntc: error: --shape " << name << " gives " << dims.size() << " sizes but parameter '"
+          << name << "' of kernel '" << k.name << "' has rank " << p->ndim << "\n";
       return false;
     }
     for (int d = 0; d < p->ndim; ++d)
@@ -219,7 +218,7 @@ int generate(const DriverOptions &o, const std::string &input,
   try {
     if (o.target == "cpu") {
       files = codegen::generateCpu(kernels, stem, source.filename().string(),
-                                    o.printIrAfterAll ? &err : nullptr);
+                                   o.printIrAfterAll ? &err : nullptr);
     } else {
       files = codegen::generateCuda(kernels, stem, source.filename().string(),
                                     o.printIrAfterAll ? &err : nullptr);
@@ -275,9 +274,9 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
   for (const std::string &input : o.inputs) {
     FrontendOptions frontend = o.frontend;
     if (!frontend.depfile.empty() && !o.outputDir.empty())
-      frontend.depTarget =
-          (std::filesystem::path(o.outputDir) /
-           (std::filesystem::path(input).stem().string() + ".h")).string();
+      frontend.depTarget = (std::filesystem::path(o.outputDir) /
+                            (std::filesystem::path(input).stem().string() + ".h"))
+                               .string();
     FrontendResult r = runFrontend(input, frontend);
     ok = ok && r.ok;
     perInput.emplace_back(input, r.kernels);

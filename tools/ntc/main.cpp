@@ -29,18 +29,19 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output-dir", o.outputDir, "directory for generated files");
   app.add_option("--target", o.target, "code generation target")
       ->check(CLI::IsMember({"cuda", "cpu"}));
-  app.add_option("--emit", o.emit, "what to write: cu,h,cpp,layout,ir")->delimiter(',')
+  app.add_option("--emit", o.emit, "what to write: cu,h,cpp,layout,ir")
+      ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--kernel", o.kernels, "only these kernels")->allow_extra_args(false);
-  app.add_option("--cuda-arch", o.cudaArchs, "CUDA architectures")->delimiter(',')
+  app.add_option("--cuda-arch", o.cudaArchs, "CUDA architectures")
+      ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--depfile", o.frontend.depfile, "write a Make depfile");
   app.add_flag("--print-ir-after-all", o.printIrAfterAll, "print the IR after every pass");
   app.add_flag("--dump-layout", o.dumpLayout, "print every arranged parameter level by level");
   app.add_option("--eval", o.evalName, "print a parameter's index array as JSON");
   app.add_option("--shape", o.shapes, "source sizes, NAME=AxBxC")->allow_extra_args(false);
-  app.add_option("--define", o.defines, "meta-parameter values, SYMBOL=V")
-      ->allow_extra_args(false);
+  app.add_option("--define", o.defines, "meta-parameter values, SYMBOL=V")->allow_extra_args(false);
   app.add_option("--resource-dir", o.frontend.resourceDir, "Clang resource directory");
   try {
     app.parse(ntcArgc, argv);

@@ -33,8 +33,7 @@ std::string CpuDialect::withAxis(const std::string &op, const std::string &x, in
   return "ntc::cpu::" + op + "(" + x + ", " + std::to_string(axis) + ")";
 }
 
-std::string CpuDialect::broadcastTo(const std::string &x,
-                                    const std::vector<int64_t> &shape) const {
+std::string CpuDialect::broadcastTo(const std::string &x, const std::vector<int64_t> &shape) const {
   return "ntc::cpu::broadcast_to(" + x + ", " + shapeValue(shape) + ")";
 }
 

@@ -203,9 +203,9 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
     os << "    if (" << p.symbol << " > " << p.upperBound
        << ")\n      return ntc::rt::fail(NTC_ERROR_UNSUPPORTED, "
        << quote(k + ": a tile extent of ") << " + std::to_string(std::max<int64_t>({" << actuals
-       << "})) + " << quote(" (" + names + ") exceeds the upper bound " +
-                           std::to_string(p.upperBound) +
-                           "; declare a larger one with .upper_bound(dim, n)")
+       << "})) + "
+       << quote(" (" + names + ") exceeds the upper bound " + std::to_string(p.upperBound) +
+                "; declare a larger one with .upper_bound(dim, n)")
        << ");\n";
   }
   for (const auto &[name, value] : variants.front().values)
