@@ -1,49 +1,22 @@
 // Unit tests of the nested-layout IR: every operation against hand-computed index arrays
 // (NineToothed's eval layout: all levels' dims concatenated, source linear index, -1 where
 // masked).
+#include "LayoutTestHelpers.h"
 #include "ir/Layout.h"
 
 #include <catch2/catch.hpp>
 
 using namespace ntc;
+using test::evalAt;
+using test::evalJson;
+using test::symbolicSource;
 
 namespace {
-
-Expr size(const std::string &n) { return Expr::symbol(n, {0, std::nullopt}); }
-
-/// A source tensor with symbolic sizes named <name>_size_<d>.
-Layout symbolicSource(const std::string &name, size_t rank) {
-  std::vector<Expr> shape;
-  for (size_t d = 0; d < rank; ++d)
-    shape.push_back(size(name + "_size_" + std::to_string(d)));
-  return Layout::source(name, shape);
-}
 
 /// A source tensor with concrete sizes.
 Layout concreteSource(const std::vector<int64_t> &shape) {
   std::vector<Expr> s(shape.begin(), shape.end());
   return Layout::source("x", s);
-}
-
-std::string evalJson(const Layout &l, const std::map<std::string, int64_t> &values = {}) {
-  std::vector<int64_t> shape;
-  auto v = l.eval(values, shape);
-  return jsonNestedList(v, shape);
-}
-
-/// The sub-array of eval's result at the given leading indices.
-std::string evalAt(const Layout &l, const std::map<std::string, int64_t> &values,
-                   const std::vector<int64_t> &lead) {
-  std::vector<int64_t> shape;
-  auto v = l.eval(values, shape);
-  int64_t offset = 0, inner = 1;
-  for (size_t i = lead.size(); i < shape.size(); ++i)
-    inner *= shape[i];
-  for (size_t i = 0; i < lead.size(); ++i)
-    offset = offset * shape[i] + lead[i];
-  std::vector<int64_t> sub(v.begin() + offset * inner, v.begin() + (offset + 1) * inner);
-  std::vector<int64_t> subShape(shape.begin() + lead.size(), shape.end());
-  return jsonNestedList(sub, subShape);
 }
 
 } // namespace

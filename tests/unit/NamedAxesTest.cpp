@@ -1,12 +1,15 @@
 // Unit tests of lower-named-axes (passes/NamedAxes.h): every named arrangement against the
 // classic arrangement spelled out with tile/expand/squeeze/permute, level by level (the printed
 // extents) and element by element (eval's index arrays, for several shapes with tails).
+#include "LayoutTestHelpers.h"
 #include "passes/NamedAxes.h"
 
 #include <catch2/catch.hpp>
 
 using namespace ntc;
 using passes::lowerNamedAxes;
+using test::evalAt;
+using test::evalJson;
 
 namespace {
 
@@ -15,12 +18,7 @@ const Expr BN = Expr::symbol("BLOCK_SIZE_N", {1, 64});
 const Expr BK = Expr::symbol("BLOCK_SIZE_K", {1, 64});
 
 /// A source tensor with symbolic sizes named <name>_size_<d>.
-Layout source(const std::string &name, size_t rank) {
-  std::vector<Expr> shape;
-  for (size_t d = 0; d < rank; ++d)
-    shape.push_back(Expr::symbol(name + "_size_" + std::to_string(d), {0, std::nullopt}));
-  return Layout::source(name, shape);
-}
+Layout source(const std::string &name, size_t rank) { return test::symbolicSource(name, rank); }
 
 /// A kernel whose parameters are the sources of `arranged`, in order.
 KernelSpec kernel(const std::vector<Layout> &arranged) {
@@ -58,27 +56,6 @@ std::vector<passes::NamedAxesError> errorsOf(const std::vector<Layout> &arranged
   for (size_t i = 0; i < arranged.size(); ++i)
     CHECK(spec.arranged[i].layout.str() == arranged[i].str());
   return errors;
-}
-
-std::string evalJson(const Layout &l, const std::map<std::string, int64_t> &values) {
-  std::vector<int64_t> shape;
-  auto v = l.eval(values, shape);
-  return jsonNestedList(v, shape);
-}
-
-/// The sub-array of eval's result at the given leading indices.
-std::string evalAt(const Layout &l, const std::map<std::string, int64_t> &values,
-                   const std::vector<int64_t> &lead) {
-  std::vector<int64_t> shape;
-  auto v = l.eval(values, shape);
-  int64_t offset = 0, inner = 1;
-  for (size_t i = lead.size(); i < shape.size(); ++i)
-    inner *= shape[i];
-  for (size_t i = 0; i < lead.size(); ++i)
-    offset = offset * shape[i] + lead[i];
-  std::vector<int64_t> sub(v.begin() + offset * inner, v.begin() + (offset + 1) * inner);
-  std::vector<int64_t> subShape(shape.begin() + lead.size(), shape.end());
-  return jsonNestedList(sub, subShape);
 }
 
 /// Same number of levels, same extents in every level, same printed form.
