@@ -245,7 +245,7 @@ private:
   std::string operand(const Value &v, DType t, const std::vector<Expr> &shape) {
     Emitted e = value(v);
     if (!e.isTile || !d_.explicitBroadcast() || v->type.shape == shape)
-      return e.isTile ? as(v, t) : as(v, t);
+      return as(v, t);
     int64_t numel = 1;
     for (const Expr &x : v->type.shape)
       numel *= x.constValue();

@@ -1,6 +1,8 @@
 //===- ApplicationChecker.cpp - reject unsupported application code -------===//
 #include "frontend/ApplicationChecker.h"
 
+#include "frontend/DslNames.h"
+
 #include "support/Diagnostics.h"
 
 #include <clang/AST/ASTContext.h>
@@ -19,15 +21,6 @@ using clang::dyn_cast;
 using clang::isa;
 
 namespace {
-
-/// True when `d` is declared in namespace nt (or a namespace inside it).
-bool declaredInDsl(const clang::Decl *d) {
-  for (const clang::DeclContext *c = d->getDeclContext(); c; c = c->getParent())
-    if (const auto *ns = dyn_cast<clang::NamespaceDecl>(c))
-      if (ns->getName() == "nt" && isa<clang::TranslationUnitDecl>(ns->getParent()))
-        return true;
-  return false;
-}
 
 class Checker {
 public:

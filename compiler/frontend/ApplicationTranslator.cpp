@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/ApplicationTranslator.h"
 
+#include "frontend/DslNames.h"
+
 #include "support/Diagnostics.h"
 
 #include <clang/AST/ASTContext.h>
@@ -85,14 +87,6 @@ struct Scope {
   }
 };
 using ScopePtr = std::shared_ptr<Scope>;
-
-bool inNt(const clang::Decl *d) {
-  for (const clang::DeclContext *c = d->getDeclContext(); c; c = c->getParent())
-    if (const auto *ns = dyn_cast<clang::NamespaceDecl>(c))
-      if (ns->getName() == "nt" && isa<clang::TranslationUnitDecl>(ns->getParent()))
-        return true;
-  return false;
-}
 
 const std::set<std::string> kUnaryMath = {"exp",     "exp2", "log",   "log2", "sqrt",
                                           "rsqrt",   "abs",  "sin",   "cos",  "tanh",
@@ -701,7 +695,7 @@ private:
     }
     if (const auto *ec = dyn_cast<clang::EnumConstantDecl>(d)) {
       const auto *en = dyn_cast<clang::EnumDecl>(ec->getDeclContext());
-      if (en && en->getName() == "DType" && inNt(en))
+      if (en && en->getName() == "DType" && declaredInDsl(en))
         if (auto t = dtypeFromName(ec->getName().str())) {
           TV v;
           v.kind = TV::Kind::DType;
@@ -721,7 +715,7 @@ private:
         const AstExpr *init = var->getAnyInitializer();
         if (const auto *call = dyn_cast<clang::CallExpr>(init->IgnoreImplicit()))
           if (const auto *callee = call->getDirectCallee();
-              callee && inNt(callee) && callee->getName() == "block_size")
+              callee && declaredInDsl(callee) && callee->getName() == "block_size")
             return blockSize(call);
         return eval(init, std::make_shared<Scope>(), out);
       }
@@ -982,7 +976,7 @@ private:
     std::string type = record->getNameAsString();
     if (e->getNumArgs() == 0)
       fail(e, "a '" + type + "' needs a value here");
-    if (type == "Shape" && inNt(record)) {
+    if (type == "Shape" && declaredInDsl(record)) {
       TV list = eval(e->getArg(0), scope, out);
       return list;
     }
@@ -991,7 +985,7 @@ private:
         cast && type == "Tile" && cast->getCastKind() == clang::CK_IntegralToFloating)
       arg = cast->getSubExpr(); // Tile(double) from an integer: a weak integer, not a float
     TV v = eval(arg, scope, out);
-    if (type == "Tile" && inNt(record) && v.kind == TV::Kind::Int)
+    if (type == "Tile" && declaredInDsl(record) && v.kind == TV::Kind::Int)
       return TV::ofTile(asTile(v, e));
     return v;
   }
@@ -1007,7 +1001,7 @@ private:
         fail(e, "this call is not supported in an application");
       return inlineCall(callee.function, args, scope, callee.closure, out, e);
     }
-    if (inNt(fn))
+    if (declaredInDsl(fn))
       return builtin(fn->getNameAsString(), e, args, scope, out);
     return inlineCall(fn, args, scope, nullptr, out, e);
   }

@@ -1,6 +1,8 @@
 //===- ArrangementEvaluator.cpp - interpret NT_KERNEL and arrangements ----===//
 #include "frontend/ArrangementEvaluator.h"
 
+#include "frontend/DslNames.h"
+
 #include "support/Diagnostics.h"
 
 #include <clang/AST/ASTContext.h>
@@ -120,17 +122,6 @@ const char *kindName(Value::Kind k) {
     return "a parameter declaration";
   }
   return "?";
-}
-
-/// True when `d` is declared directly in namespace `nt` (or nt::lang).
-bool inNtNamespace(const clang::Decl *d) {
-  const auto *ns = dyn_cast<clang::NamespaceDecl>(d->getDeclContext());
-  while (ns) {
-    if (ns->getName() == "nt" && isa<clang::TranslationUnitDecl>(ns->getDeclContext()))
-      return true;
-    ns = dyn_cast<clang::NamespaceDecl>(ns->getDeclContext());
-  }
-  return false;
 }
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -388,7 +379,7 @@ struct ArrangementEvaluator::Impl {
       return *v;
     if (const auto *ec = dyn_cast<clang::EnumConstantDecl>(d)) {
       const auto *en = dyn_cast<clang::EnumDecl>(ec->getDeclContext());
-      if (en && en->getName() == "DType" && inNtNamespace(en)) {
+      if (en && en->getName() == "DType" && declaredInDsl(en)) {
         auto t = dtypeFromName(ec->getName().str());
         if (!t)
           fail(e, "unknown data type '" + ec->getName().str() + "'");
@@ -406,7 +397,7 @@ struct ArrangementEvaluator::Impl {
       return v;
     }
     if (const auto *var = dyn_cast<clang::VarDecl>(d)) {
-      if (var->getName() == "none" && inNtNamespace(var))
+      if (var->getName() == "none" && declaredInDsl(var))
         return Value{};
       if (var->hasGlobalStorage() && var->getAnyInitializer() &&
           (var->isConstexpr() || var->getType().isConstQualified())) {
@@ -651,7 +642,7 @@ struct ArrangementEvaluator::Impl {
         fail(e, "this call cannot be evaluated in an arrangement");
       return callFunction(callee.function, args, f, callee.closure, e);
     }
-    if (inNtNamespace(fn))
+    if (declaredInDsl(fn))
       return evalBuiltin(fn->getName().str(), e, args, f);
     if (fn->isInStdNamespace())
       fail(e, "'std::" + fn->getNameAsString() +
@@ -724,7 +715,7 @@ struct ArrangementEvaluator::Impl {
 
   Value evalConstruct(const clang::CXXConstructExpr *e, const FramePtr &f) {
     const clang::CXXRecordDecl *record = e->getConstructor()->getParent();
-    if (record->getName() == "Tensor" && inNtNamespace(record) && e->getNumArgs() == 2) {
+    if (record->getName() == "Tensor" && declaredInDsl(record) && e->getNumArgs() == 2) {
       auto p = std::make_shared<ParamSpec>();
       p->kind = ParamSpec::Kind::Tensor;
       int64_t ndim = asConstInt(eval(e->getArg(0), f), e->getArg(0), "the rank of a tensor");

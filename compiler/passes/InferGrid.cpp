@@ -120,16 +120,14 @@ GridInfo inferGrid(const kir::Function &f) {
   const KernelSpec &spec = f.spec;
   GridInfo grid;
   TieCollector ties(spec);
-  for (size_t i = 0; i < spec.arranged.size(); ++i) {
+  grid.anchor = gridAnchor(spec);
+  if (grid.anchor >= 0)
+    grid.extents = spec.arranged[grid.anchor].layout.levels()[0].shape();
+  for (size_t i = grid.anchor + 1; grid.anchor >= 0 && i < spec.arranged.size(); ++i) {
     const ArrangedParam &a = spec.arranged[i];
     if (spec.params[a.source].kind != ParamSpec::Kind::Tensor)
       continue;
     std::vector<Expr> shape = a.layout.levels()[0].shape();
-    if (grid.anchor < 0) {
-      grid.anchor = static_cast<int>(i);
-      grid.extents = shape;
-      continue;
-    }
     std::vector<size_t> mine = gridDims(shape), anchor = gridDims(grid.extents);
     for (size_t j = 0; j < mine.size() && j < anchor.size(); ++j)
       ties.tie(grid.extents[anchor[j]], shape[mine[j]],

@@ -91,6 +91,10 @@ void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, 
 /// level 0, so `(n, 1)` and `(n,)` launch the same programs).
 std::vector<size_t> gridDims(const std::vector<Expr> &level0);
 
+/// The arranged parameter whose level 0 is the launch grid: the first tensor (-1 when the
+/// kernel has only scalars).
+int gridAnchor(const KernelSpec &spec);
+
 /// Name of the program coordinate symbol of grid dimension d.
 std::string programCoordinate(size_t d);
 /// Name of the lane index symbol of tile dimension d.

@@ -15,13 +15,10 @@ Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> 
   Access access;
   // Level 0: the program's coordinates; the grid is level 0 of the first tensor, and this
   // tensor's dimensions other than 1 take its dimensions other than 1 in order.
-  std::vector<Expr> anchorShape;
-  for (const ArrangedParam &a : f.spec.arranged)
-    if (f.spec.params[a.source].kind == ParamSpec::Kind::Tensor) {
-      anchorShape = a.layout.levels()[0].shape();
-      break;
-    }
-  std::vector<size_t> anchorDims = gridDims(anchorShape);
+  int anchor = gridAnchor(f.spec);
+  std::vector<size_t> anchorDims =
+      anchor < 0 ? std::vector<size_t>{}
+                 : gridDims(f.spec.arranged[anchor].layout.levels()[0].shape());
   size_t next = 0;
   for (const Dim &dim : levels[0].dims) {
     Expr coordinate(0);

@@ -11,16 +11,20 @@ std::vector<size_t> gridDims(const std::vector<Expr> &level0) {
   return dims;
 }
 
+int gridAnchor(const KernelSpec &spec) {
+  for (size_t i = 0; i < spec.arranged.size(); ++i)
+    if (spec.params[spec.arranged[i].source].kind == ParamSpec::Kind::Tensor)
+      return static_cast<int>(i);
+  return -1;
+}
+
 std::vector<VerifyError> verifyLaunchGrid(const KernelSpec &spec) {
   std::vector<VerifyError> errors;
-  const ArrangedParam *first = nullptr;
-  for (const ArrangedParam &a : spec.arranged) {
+  int anchor = gridAnchor(spec);
+  for (size_t i = anchor + 1; anchor >= 0 && i < spec.arranged.size(); ++i) {
+    const ArrangedParam &a = spec.arranged[i], *first = &spec.arranged[anchor];
     if (spec.params[a.source].kind != ParamSpec::Kind::Tensor)
       continue;
-    if (!first) {
-      first = &a;
-      continue;
-    }
     std::vector<Expr> x = first->layout.levels()[0].shape(), y = a.layout.levels()[0].shape();
     std::vector<size_t> gx = gridDims(x), gy = gridDims(y);
     bool differ = gx.size() != gy.size();
