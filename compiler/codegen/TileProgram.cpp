@@ -174,10 +174,25 @@ private:
     }
   }
 
-  /// The lambda computing an element offset of param[subscripts] (or -1 where masked).
-  std::string offsetLambda(int param, const std::vector<Expr> &subscripts) {
+  /// Coordinates and (simplified) mask of param[subscripts].
+  passes::Access resolve(int param, const std::vector<Expr> &subscripts) const {
     passes::Access access = passes::resolveAccess(f_, param, subscripts);
     passes::simplifyMask(access, grid_, f_, param);
+    return access;
+  }
+
+  /// "_vec" when the dialect compiles vector accesses and this access qualifies.
+  std::string vectorSuffix(const passes::Access &access, int param) const {
+    if (d_.vectorThreads() == 0)
+      return "";
+    DType t = f_.spec.params[f_.spec.arranged[param].source].dtype;
+    return passes::planVectorAccess(access, std::max(1, dtypeBits(t) / 8), d_.vectorThreads())
+               ? "_vec"
+               : "";
+  }
+
+  /// The lambda computing an element offset of an access to `param` (or `masked`).
+  std::string offsetLambda(const passes::Access &access, int param) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[param].source];
     std::string pad(indent_ * 2 + 2, ' ');
     std::string code = "[&](const " + d_.laneIndexType() + " *ntc_i) -> long long {\n";
@@ -210,8 +225,9 @@ private:
 
   void store(const StmtNode &s) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
-    line(ns_ + "::store(ntc_args." + src.name + ", " + tile(s.value) + ", " +
-         offsetLambda(s.param, s.subscripts) + ");");
+    passes::Access access = resolve(s.param, s.subscripts);
+    line(ns_ + "::store" + vectorSuffix(access, s.param) + "(ntc_args." + src.name + ", " +
+         tile(s.value) + ", " + offsetLambda(access, s.param) + ");");
   }
 
   // ---- values ------------------------------------------------------------------------------
@@ -262,9 +278,11 @@ private:
       if (auto it = hoisted_.find(loadKey(v)); it != hoisted_.end())
         return {it->second, true};
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
-      return {create("load", T, v->type.shape) + "ntc_args." + src.name + ", " + ns_ +
-                  "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) + "), " +
-                  offsetLambda(v->param, v->subscripts) + ")",
+      passes::Access access = resolve(v->param, v->subscripts);
+      return {create("load" + vectorSuffix(access, v->param), T, v->type.shape) + "ntc_args." +
+                  src.name + ", " + ns_ + "::convert<" + T + ">(" +
+                  doubleLiteral(src.other.value_or(0.0)) + "), " + offsetLambda(access, v->param) +
+                  ")",
               true};
     }
     case ValueKind::ScalarParam:

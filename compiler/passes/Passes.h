@@ -8,6 +8,7 @@
 #include "ir/KernelIR.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,34 @@ Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> 
 /// simplify-mask: drop the mask terms that always hold (a lane below a full tile's
 /// extent, non-negative coordinates, program coordinates inside the grid).
 void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param);
+
+/// How an access can use vector instructions: source dimension `dim` is walked by the
+/// innermost lane with unit step, `width` elements per instruction.
+struct VectorAccess {
+  int dim = -1;
+  int width = 1;
+};
+
+/// vector-access: whether an access of elements of `elementBytes` bytes, in a tile spread over
+/// `threads` threads in the blocked layout (ntc/device/layout.cuh), can read or write whole
+/// chunks with vector instructions once the dispatcher has checked the strides and the pointer
+/// (ntc::rt::vector_ready): the innermost lane must walk exactly one coordinate with step 1
+/// from a multiple of the access width, and any mask on that lane must be an interval.
+std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes,
+                                             int threads);
+
+/// A launch-time condition of the vector variant: parameter `param` (an index into
+/// spec.params) must pass ntc::rt::vector_ready(dim, width).
+struct VectorCondition {
+  int param = -1;
+  int dim = -1;
+  int width = 1;
+};
+
+/// The conditions under which every access of a specialized function that planVectorAccess
+/// accepts may use vector instructions (empty: no access benefits).
+std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
+                                              int threads);
 
 /// Positions of the level-0 dimensions that are not the constant 1. Level-0 shapes of all
 /// tensors must agree on these (NineToothed unravels the program id over each tensor's own

@@ -214,6 +214,15 @@ bool is_aligned(const DLTensor *t, std::size_t bytes) noexcept {
   return address % bytes == 0;
 }
 
+bool vector_ready(const DLTensor *t, int dim, int width) noexcept {
+  if (dim < 0 || dim >= t->ndim || stride(t, dim) != 1)
+    return false;
+  for (int d = 0; d < t->ndim; ++d)
+    if (d != dim && stride(t, d) % width != 0)
+      return false;
+  return is_aligned(t, static_cast<std::size_t>(width) * element_bytes(t->dtype));
+}
+
 bool index_fits_int32(const DLTensor *t) noexcept {
   constexpr int64_t limit = std::numeric_limits<int32_t>::max();
   for (int d = 0; d < t->ndim; ++d)

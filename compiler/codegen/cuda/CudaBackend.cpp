@@ -21,7 +21,26 @@ struct Program {
   std::string name;
   int threads;
   int64_t smem;
+  /// Launch conditions of the vector-access twin `name + "_vec"` (empty: no twin).
+  std::vector<passes::VectorCondition> vector;
 };
+
+/// The launch of one program (after the grid check), returning from the wrapper.
+std::string launchCode(const std::string &kernel, const std::string &fn, const Program &p,
+                       const std::string &indent) {
+  std::string smem = std::to_string(p.smem), code;
+  if (p.smem > 48 * 1024)
+    code += indent + "if (cudaError_t e = cudaFuncSetAttribute(" + fn +
+            ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + smem + "); e != cudaSuccess)\n" +
+            indent + "  return ntc::rt::fail(NTC_ERROR_CUDA, std::string(\"" + kernel +
+            ": cudaFuncSetAttribute failed: \") + cudaGetErrorString(e));\n";
+  code += indent + fn + "<<<dim3(static_cast<unsigned>(ntc_grid)), dim3(" +
+          std::to_string(p.threads) + "), " + smem + ", static_cast<cudaStream_t>(stream)>>>(ntc_args);\n";
+  code += indent + "if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)\n" + indent +
+          "  return ntc::rt::fail(NTC_ERROR_LAUNCH, std::string(\"" + kernel +
+          ": kernel launch failed: \") + cudaGetErrorString(e));\n";
+  return code + indent + "return NTC_SUCCESS;\n";
+}
 
 void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
   const kir::Function &f = k.function;
@@ -30,16 +49,24 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
   emitArgsStruct(f, "cuda", os);
   for (const auto &[values, specialized] : k.specializations) {
     Program p{f.spec.name + "_program" + std::to_string(programs.size()), cudaThreads(specialized),
-              0};
+              0, {}};
     p.smem = cudaSharedBytes(specialized, p.threads);
+    p.vector = passes::vectorConditions(specialized, k.grid, p.threads);
     programs[values] = p;
-    os << "// " << f.spec.name << " with";
+    std::ostringstream what;
+    what << f.spec.name << " with";
     for (const auto &[key, value] : values)
-      os << " " << key << "=" << value;
+      what << " " << key << "=" << value;
     if (values.empty())
-      os << " no compile-time parameters";
-    os << "; " << p.threads << " threads, " << p.smem << " bytes of shared memory.\n";
+      what << " no compile-time parameters";
+    what << "; " << p.threads << " threads, " << p.smem << " bytes of shared memory";
+    os << "// " << what.str() << ".\n";
     emitProgram(specialized, k.grid, p.name, CudaDialect(p.threads, p.smem), os);
+    if (!p.vector.empty()) {
+      os << "// " << what.str() << "; vector accesses (the dispatcher checked strides and "
+         << "alignment).\n";
+      emitProgram(specialized, k.grid, p.name + "_vec", CudaDialect(p.threads, p.smem, true), os);
+    }
   }
   os << "} // namespace\n\n";
   const std::string &name = f.spec.name;
@@ -47,28 +74,23 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
       f, k.grid, k.variants, "cuda",
       [&](const passes::Variant &v) {
         const Program &p = programs.at(v.values);
-        std::string fn = p.name + "<" + (v.index64 ? "int64_t" : "int32_t") + ">";
-        std::string smem = std::to_string(p.smem);
+        std::string index = v.index64 ? "<int64_t>" : "<int32_t>";
         std::string code;
         code += "      if (ntc_grid > 2147483647)\n        return ntc::rt::fail("
                 "NTC_ERROR_UNSUPPORTED, \"" +
                 name +
                 ": the grid of \" + std::to_string(ntc_grid) + \" programs exceeds "
                 "2147483647\");\n";
-        if (p.smem > 48 * 1024)
-          code += "      if (cudaError_t e = cudaFuncSetAttribute(" + fn +
-                  ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + smem +
-                  "); e != cudaSuccess)\n        return ntc::rt::fail(NTC_ERROR_CUDA, "
-                  "std::string(\"" +
-                  name + ": cudaFuncSetAttribute failed: \") + cudaGetErrorString(e));\n";
-        code += "      " + fn + "<<<dim3(static_cast<unsigned>(ntc_grid)), dim3(" +
-                std::to_string(p.threads) + "), " + smem +
-                ", static_cast<cudaStream_t>(stream)>>>(ntc_args);\n";
-        code += "      if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)\n"
-                "        return ntc::rt::fail(NTC_ERROR_LAUNCH, std::string(\"" +
-                name + ": kernel launch failed: \") + cudaGetErrorString(e));\n";
-        code += "      return NTC_SUCCESS;\n";
-        return code;
+        if (!p.vector.empty()) {
+          std::string ready;
+          for (const passes::VectorCondition &c : p.vector)
+            ready += std::string(ready.empty() ? "" : " && ") + "ntc::rt::vector_ready(" +
+                     f.spec.params[c.param].name + ", " + std::to_string(c.dim) + ", " +
+                     std::to_string(c.width) + ")";
+          code += "      if (" + ready + ") {\n" +
+                  launchCode(name, p.name + "_vec" + index, p, "        ") + "      }\n";
+        }
+        return code + launchCode(name, p.name + index, p, "      ");
       },
       os);
   emitInfo(f, "cuda", os);

@@ -83,6 +83,8 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
 
 std::string CudaDialect::epilogue() const { return "}\n\n"; }
 
+int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
+
 int cudaThreads(const kir::Function &specialized) {
   int64_t largest = 1;
   forEachValue(specialized.body,

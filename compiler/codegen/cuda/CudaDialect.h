@@ -11,7 +11,10 @@ namespace ntc::codegen {
 /// communicate between threads.
 class CudaDialect : public Dialect {
 public:
-  CudaDialect(int threads, int64_t smemBytes) : threads_(threads), smemBytes_(smemBytes) {}
+  /// A dialect for programs of `threads` threads with `smemBytes` of dynamic shared memory;
+  /// `vectorAccess` compiles the accesses that qualify with vector instructions.
+  CudaDialect(int threads, int64_t smemBytes, bool vectorAccess = false)
+      : threads_(threads), smemBytes_(smemBytes), vectorAccess_(vectorAccess) {}
   std::string ns() const override;
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
@@ -24,10 +27,12 @@ public:
   std::string broadcastTo(const std::string &x, const std::vector<int64_t> &shape) const override;
   std::string prologue(const kir::Function &f, const std::string &name) const override;
   std::string epilogue() const override;
+  int vectorThreads() const override;
 
 private:
   int threads_;
   int64_t smemBytes_;
+  bool vectorAccess_;
 };
 
 /// Threads per block for a specialized function (from its largest tile).

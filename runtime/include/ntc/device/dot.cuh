@@ -6,9 +6,9 @@
 // * tensor cores (sm_80+, float16·float16 or bfloat16·bfloat16 with a float accumulator,
 //   2-D, M and K multiples of 16, N a multiple of 8; define NTC_DEV_NO_MMA to disable): each
 //   warp takes 16×8 output tiles round-robin, loads fragments with ldmatrix and accumulates with
-//   mma.sync.m16n8k16 (detail::dot_mma); the fragments go back to the cyclic layout through
+//   mma.sync.m16n8k16 (detail::dot_mma); the fragments go back to the blocked layout through
 //   the staging buffer, a few rows at a time, and are added to the accumulator tile;
-// * otherwise SIMT (detail::dot_simt): every thread computes its outputs of the cyclic layout
+// * otherwise SIMT (detail::dot_simt): every thread computes its outputs of the blocked layout
 //   with a K loop in order k = 0, 1, …, converting the operands to Acc.
 // Float accumulation uses fused multiply-adds (and the tensor cores' own summation), so
 // results differ from the CPU's separate multiply and add in the last bits: compare with a
@@ -86,8 +86,9 @@ __device__ inline void dot_simt(Smem smem, Tile<Acc, SC, Th> &c) {
   constexpr int M = D::M, K = D::K, N = D::N;
   const TA *sa = smem.as<TA>();
   const TB *sb = smem.as<TB>(dot_b_offset<TA, D::batch, M, K>());
-  if constexpr (D::batch == 1 && Th % N == 0 && !Tile<Acc, SC, Th>::replicated) {
-    // Every slot of a thread is in the same column: one B element per k for all slots.
+  if constexpr (D::batch == 1 && Th % N == 0 && !Tile<Acc, SC, Th>::replicated &&
+                Tile<Acc, SC, Th>::V == 1) {
+    // Cyclic layout: every slot of a thread is in the same column: one B element per k for all slots.
     const int j = int(threadIdx.x) % N;
     const int i0 = int(threadIdx.x) / N;
     for (int k = 0; k < K; ++k) {
@@ -186,7 +187,7 @@ __device__ inline void dot_mma(Smem smem, Tile<float, SC, Th> &c) {
       }
     }
   }
-  // Back to the cyclic layout through the staging buffer, CH rows at a time.
+  // Back to the blocked layout through the staging buffer, CH rows at a time.
   constexpr std::size_t stage = dot_b_offset<T, 1, M, K>() + smem_align(sizeof(T) * K * N);
   constexpr int fit = int(stage / (sizeof(float) * N)) / 8 * 8;
   constexpr int CH = fit < M ? fit : M;

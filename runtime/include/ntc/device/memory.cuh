@@ -2,11 +2,15 @@
 // The generated code supplies the index map as a callable: offset(const int *index) returns the
 // element offset (long long) from `base` of the tile element at `index` (one entry per tile
 // dimension, outermost first), or `masked` when that element is masked (other offsets may be
-// negative: views with negative strides), as ntc::cpu. In the cyclic layout a warp handles 32
-// consecutive elements, so row-major contiguous tiles coalesce.
+// negative: views with negative strides), as ntc::cpu. In the blocked layout a warp handles
+// 32·V consecutive elements, so row-major contiguous tiles coalesce; load_vec and store_vec
+// also read and write each chunk of V elements with 16-byte (or narrower) vector accesses where
+// the generated code has proven (or the dispatcher checked) that this is allowed.
 #pragma once
 
 #include <ntc/device/tile.cuh>
+
+#include <cstring>
 
 namespace ntc::dev {
 
@@ -66,6 +70,122 @@ __device__ inline void store(T *base, const Tile<U, S, Threads> &value, F offset
       const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
       if (off != masked)
         base[off] = ::ntc::dev::convert<T>(value.v[s]);
+    }
+  }
+}
+
+namespace detail {
+
+/// An unsigned word of `Bytes` bytes (1, 2, 4, 8 or 16) for vector memory accesses.
+template <int Bytes> struct vector_word;
+template <> struct vector_word<1> {
+  using type = unsigned char;
+};
+template <> struct vector_word<2> {
+  using type = unsigned short;
+};
+template <> struct vector_word<4> {
+  using type = unsigned int;
+};
+template <> struct vector_word<8> {
+  using type = uint2;
+};
+template <> struct vector_word<16> {
+  using type = uint4;
+};
+
+/// Elements of T per vector access in a chunk of V elements: V, halved until at most 16 bytes.
+template <class T, int V> NTC_DEV_HD constexpr int access_width() {
+  int w = V;
+  while (w > 1 && w * int(sizeof(T)) > 16)
+    w /= 2;
+  return w;
+}
+
+/// True when tiles of this type can use the vector paths: whole chunks of V ≥ 2 elements that
+/// never cross a row.
+template <class R, class S> inline constexpr bool vector_tile_v =
+    !R::replicated && R::V > 1 && S::rank > 0 && S::dim(S::rank - 1) % R::V == 0;
+
+} // namespace detail
+
+/// load() with vector accesses. Contract (the compiler proves it, or the dispatcher checks it
+/// before choosing this variant): wherever the first and the last element of a chunk (V
+/// consecutive elements of one row) are both unmasked, all V are, they are consecutive in memory
+/// from base + offset(first), and that address is aligned to the access width
+/// (min(16, V·sizeof(T)) bytes). Other chunks are read element by element, like load().
+template <class T, class S, int Threads, class O, class F>
+__device__ inline Tile<T, S, Threads> load_vec(const T *base, O other, F offset) {
+  using R = Tile<T, S, Threads>;
+  if constexpr (!detail::vector_tile_v<R, S>) {
+    return ::ntc::dev::load<T, S, Threads>(base, other, offset);
+  } else {
+    constexpr int V = R::V, W = detail::access_width<T, V>(), B = W * int(sizeof(T));
+    using Word = typename detail::vector_word<B>::type;
+    const T fill = ::ntc::dev::convert<T>(other);
+    R r;
+#pragma unroll
+    for (int c = 0; c < R::Slots / V; ++c) {
+      int index[S::rank];
+      S::unravel(r.linear(c * V), index);
+      const long long first = static_cast<long long>(offset(static_cast<const int *>(index)));
+      index[S::rank - 1] += V - 1;
+      const long long last = static_cast<long long>(offset(static_cast<const int *>(index)));
+      if (first != masked && last != masked) {
+#pragma unroll
+        for (int w = 0; w < V / W; ++w) {
+          const Word word = reinterpret_cast<const Word *>(base + first)[w];
+          std::memcpy(&r.v[c * V + w * W], &word, B);
+        }
+      } else {
+        index[S::rank - 1] -= V - 1;
+#pragma unroll
+        for (int k = 0; k < V; ++k, ++index[S::rank - 1]) {
+          const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+          r.v[c * V + k] = off == masked ? fill : base[off];
+        }
+      }
+    }
+    return r;
+  }
+}
+
+/// store() with vector accesses, under the contract of load_vec.
+template <class T, class U, class S, int Threads, class F>
+__device__ inline void store_vec(T *base, const Tile<U, S, Threads> &value, F offset) {
+  using R = Tile<U, S, Threads>;
+  if constexpr (!detail::vector_tile_v<R, S>) {
+    ::ntc::dev::store(base, value, offset);
+  } else {
+    constexpr int V = R::V, W = detail::access_width<T, V>(), B = W * int(sizeof(T));
+    using Word = typename detail::vector_word<B>::type;
+#pragma unroll
+    for (int c = 0; c < R::Slots / V; ++c) {
+      int index[S::rank];
+      S::unravel(value.linear(c * V), index);
+      const long long first = static_cast<long long>(offset(static_cast<const int *>(index)));
+      index[S::rank - 1] += V - 1;
+      const long long last = static_cast<long long>(offset(static_cast<const int *>(index)));
+      if (first != masked && last != masked) {
+#pragma unroll
+        for (int w = 0; w < V / W; ++w) {
+          T packed[W];
+#pragma unroll
+          for (int k = 0; k < W; ++k)
+            packed[k] = ::ntc::dev::convert<T>(value.v[c * V + w * W + k]);
+          Word word;
+          std::memcpy(&word, packed, B);
+          reinterpret_cast<Word *>(base + first)[w] = word;
+        }
+      } else {
+        index[S::rank - 1] -= V - 1;
+#pragma unroll
+        for (int k = 0; k < V; ++k, ++index[S::rank - 1]) {
+          const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+          if (off != masked)
+            base[off] = ::ntc::dev::convert<T>(value.v[c * V + k]);
+        }
+      }
     }
   }
 }

@@ -13,7 +13,7 @@
 // shared memory across warps → every thread combines the warp partials in the same order, so
 // all threads hold the same bits. Axis reductions stage the tile in shared memory, reduce each
 // output with a group of P lanes (P a power of two; several warps for few outputs) and go back
-// to the cyclic layout through shared memory.
+// to the blocked layout through shared memory.
 #pragma once
 
 #include <ntc/device/tile.cuh>

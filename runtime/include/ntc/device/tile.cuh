@@ -5,10 +5,11 @@
 // Conventions:
 // * One program = one thread block of `Threads` threads (blockDim.x == Threads, a multiple of
 //   32); every function is called uniformly by all threads of the block.
-// * Cyclic layout: element e (row-major linear index) of a tile of N elements lives in thread
-//   e % Threads, slot e / Threads; a warp touches 32 consecutive elements. A tile with N == 1
-//   is replicated: every thread holds the value in slot 0. In the last slot, threads without
-//   an element hold a defined filler value (never loaded, stored or reduced).
+// * Blocked layout (ntc/device/layout.cuh): element e (row-major linear index) of a tile of N
+//   elements lives in thread (e / V) % Threads, in chunks of V consecutive elements (V = 8, 4,
+//   2 or 1, from N and Threads); with V = 1 it is the cyclic layout (thread e % Threads). A
+//   tile with N == 1 is replicated: every thread holds the value in slot 0. In the last slots,
+//   threads without an element hold a defined filler value (never loaded, stored or reduced).
 // * Result types, integer wrapping, division by zero, NaN rules and rounding of 16/8-bit
 //   floats (computed in float, rounded once) are those of ntc::cpu (tile.hpp). Float +, −, ·
 //   use the __f*_rn intrinsics so that nvcc never fuses two ops into an FMA: elementwise
@@ -22,6 +23,7 @@
 //   aligned), start and end with __syncthreads(), and have a constexpr *_smem_bytes helper.
 #pragma once
 
+#include <ntc/device/layout.cuh>
 #include <ntc/device/types.cuh>
 
 #include <cstddef>
@@ -167,8 +169,8 @@ template <class... B> NTC_DEV_HD constexpr std::size_t smem_max(B... bytes) {
 
 // --- tiles --------------------------------------------------------------------------------------
 
-/// A CTA-wide tile of `T` with shape `S`, distributed cyclically over `Threads` threads (see
-/// the top of this file); N == 1 tiles are replicated.
+/// A CTA-wide tile of `T` with shape `S`, distributed in the blocked layout over `Threads`
+/// threads (see the top of this file); N == 1 tiles are replicated.
 template <class T, class S, int Threads> struct Tile {
   static_assert(is_element_v<T>, "ntc::dev::Tile: not an element type");
   static_assert(is_shape_v<S>, "ntc::dev::Tile: S must be a Shape");
@@ -184,17 +186,20 @@ template <class T, class S, int Threads> struct Tile {
   static constexpr int N = S::numel;
   /// True when every thread holds the (only) element.
   static constexpr bool replicated = N == 1;
+  /// Consecutive elements per chunk (the blocked layout's V; slots s with equal s / V form a
+  /// chunk of consecutive elements).
+  static constexpr int V = layout::chunk_width(N, Threads);
   /// Register slots per thread.
-  static constexpr int Slots = replicated ? 1 : (N + Threads - 1) / Threads;
+  static constexpr int Slots = layout::slots(N, Threads);
   /// True when every slot of every thread holds an element.
-  static constexpr bool full = replicated || N % Threads == 0;
+  static constexpr bool full = replicated || N % (V * Threads) == 0;
 
-  /// This thread's elements: slot s holds element s * Threads + threadIdx.x.
+  /// This thread's elements: slot s holds element layout::element(N, Threads, threadIdx.x, s).
   T v[Slots];
 
   /// Linear index of the element in `slot` of the calling thread (0 for a replicated tile).
   __device__ static int linear(int slot) {
-    return replicated ? 0 : slot * Threads + int(threadIdx.x);
+    return layout::element(N, Threads, int(threadIdx.x), slot);
   }
   /// True when `slot` of the calling thread holds an element (always for replicated tiles).
   __device__ static bool owns(int slot) { return full || slot < Slots - 1 || linear(slot) < N; }

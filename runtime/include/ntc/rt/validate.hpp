@@ -135,6 +135,12 @@ bool is_contiguous(const DLTensor *t) noexcept;
 /// True when data + byte_offset is a multiple of `bytes` (a power of two).
 bool is_aligned(const DLTensor *t, std::size_t bytes) noexcept;
 
+/// True when vector accesses of `width` elements along dimension `dim` are safe for `t`: that
+/// dimension has stride 1, every other stride is a multiple of `width`, and the data pointer
+/// (with byte_offset) is aligned to `width` elements. The dispatcher checks this before it
+/// picks a variant that uses vector loads and stores.
+bool vector_ready(const DLTensor *t, int dim, int width) noexcept;
+
 /// True when `value` is a multiple of `divisor` (> 0).
 constexpr bool divisible(int64_t value, int64_t divisor) { return value % divisor == 0; }
 

@@ -1,0 +1,114 @@
+//===- PlanVectorAccess.cpp - which accesses can use vector instructions --===//
+//
+// A tile access can read or write each chunk of V consecutive tile elements (the blocked
+// layout of ntc/device/layout.cuh) with one vector instruction when the chunk is consecutive
+// and aligned in memory. The compiler proves what it can from the access's coordinates; the
+// rest (unit stride, aligned strides and pointer) becomes a launch-time condition that the
+// dispatcher checks before it picks the variant compiled with vector accesses.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <ntc/device/layout.cuh>
+
+#include <algorithm>
+#include <functional>
+
+namespace ntc::passes {
+
+namespace {
+
+bool mentions(const Expr &e, const std::string &symbol) {
+  std::vector<std::string> names;
+  e.collectSymbols(names);
+  return std::find(names.begin(), names.end(), symbol) != names.end();
+}
+
+/// True when e == rest + lane with `rest` free of lane.
+bool unitStep(const Expr &e, const Expr &lane) { return !mentions(e - lane, lane.symbolName()); }
+
+} // namespace
+
+std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes,
+                                             int threads) {
+  size_t rank = access.laneExtents.size();
+  if (rank == 0 || elementBytes <= 0 || elementBytes > 16)
+    return std::nullopt;
+  int64_t numel = 1;
+  for (const Expr &e : access.laneExtents) {
+    if (!e.isConst())
+      return std::nullopt;
+    numel *= e.constValue();
+  }
+  int chunk = dev::layout::chunk_width(static_cast<int>(numel), threads);
+  if (chunk < 2 || access.laneExtents.back().constValue() % chunk != 0)
+    return std::nullopt;
+  int width = chunk;
+  while (width > 1 && width * elementBytes > 16)
+    width /= 2;
+  const std::string name = laneIndex(rank - 1);
+  Expr lane = Expr::symbol(name);
+  // Exactly one source coordinate walks the innermost lane, with step 1 ...
+  int dim = -1;
+  for (size_t d = 0; d < access.coords.size(); ++d) {
+    if (!mentions(access.coords[d], name))
+      continue;
+    if (dim >= 0 || !unitStep(access.coords[d], lane))
+      return std::nullopt;
+    dim = static_cast<int>(d);
+  }
+  if (dim < 0)
+    return std::nullopt;
+  // ... from a start that is a multiple of the access width (chunks start at lanes that are
+  // multiples of the chunk width, itself a multiple of the access width) ...
+  Expr start = access.coords[dim] - lane;
+  if (mod(start, Expr(int64_t{width})).asConst() != std::optional<int64_t>(0))
+    return std::nullopt;
+  // ... and every mask term on the lane is an interval of it, so that a chunk whose first and
+  // last elements are in bounds is in bounds everywhere.
+  for (const MaskTerm &t : access.mask)
+    if (mentions(t.extent, name) || (mentions(t.value, name) && !unitStep(t.value, lane)))
+      return std::nullopt;
+  return VectorAccess{dim, width};
+}
+
+std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
+                                              int threads) {
+  std::vector<VectorCondition> conditions;
+  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts) {
+    Access access = resolveAccess(f, param, subscripts);
+    simplifyMask(access, grid, f, param);
+    int source = f.spec.arranged[param].source;
+    int bytes = std::max(1, dtypeBits(f.spec.params[source].dtype) / 8);
+    auto plan = planVectorAccess(access, bytes, threads);
+    if (!plan)
+      return;
+    for (VectorCondition &c : conditions)
+      if (c.param == source && c.dim == plan->dim) {
+        c.width = std::max(c.width, plan->width);
+        return;
+      }
+    conditions.push_back({source, plan->dim, plan->width});
+  };
+  std::function<void(const kir::Value &)> visitValue = [&](const kir::Value &v) {
+    if (v->kind == kir::ValueKind::Load)
+      visitAccess(v->param, v->subscripts);
+    for (const kir::Value &o : v->operands)
+      visitValue(o);
+  };
+  std::function<void(const std::vector<kir::Stmt> &)> visitBody =
+      [&](const std::vector<kir::Stmt> &body) {
+        for (const kir::Stmt &s : body) {
+          if (s->value)
+            visitValue(s->value);
+          if (s->kind == kir::StmtKind::Store)
+            visitAccess(s->param, s->subscripts);
+          visitBody(s->body);
+          visitBody(s->orelse);
+        }
+      };
+  visitBody(f.body);
+  return conditions;
+}
+
+} // namespace ntc::passes

@@ -1,0 +1,84 @@
+// Register and shared-memory layouts of the device tile library, as constexpr functions that
+// include no CUDA header: the tiles (tile.cuh), the memory accesses (memory.cuh) and the GEMM
+// main loop (gemm.cuh) use them, and a host test (tests/device/layout_test.cpp, compiled by
+// g++) checks them against a CPU model.
+//
+// * Blocked register layout: a tile of N elements (row-major linear order) is cut into chunks
+//   of V consecutive elements; chunk c lives in thread c % Threads, and element e of the tile is
+//   slot (c / Threads)·V + e % V of its thread, where c = e / V. V (the chunk width) is the
+//   largest of 8, 4, 2 for which N is a multiple of V·Threads (every thread then holds whole
+//   chunks), else 1; with V = 1 this is the plain cyclic layout (thread e % Threads). A warp
+//   covers 32·V consecutive elements, so a chunk that lies in one row of a contiguous tensor is
+//   one 16-byte (or narrower) vector access. V depends only on N and Threads, so reshapes
+//   (same N) keep the ownership.
+// * Shared-memory swizzle: a row-major shared tile whose rows are U 16-byte units long stores
+//   unit u of row r at unit u ^ h(r), h(r) = (r / (8 / U')) % U' with U' = min(U, 8). The eight
+//   16-byte rows that one ldmatrix phase (or one column of cp.async writes) touches then fall in
+//   eight different 16-byte bank groups, without padding.
+#pragma once
+
+#ifndef NTC_DEV_HD
+#if defined(__CUDACC__)
+#define NTC_DEV_HD __host__ __device__
+#else
+#define NTC_DEV_HD
+#endif
+#endif
+
+namespace ntc::dev::layout {
+
+/// Chunk width V of the blocked layout of a tile of `n` elements over `threads` threads.
+NTC_DEV_HD constexpr int chunk_width(int n, int threads) {
+  if (n <= 1)
+    return 1;
+  for (int v = 8; v >= 2; v /= 2)
+    if (n % (v * threads) == 0)
+      return v;
+  return 1;
+}
+
+/// Register slots per thread of a tile of `n` elements (1 for a replicated one-element tile).
+NTC_DEV_HD constexpr int slots(int n, int threads) {
+  if (n <= 1)
+    return 1;
+  const int v = chunk_width(n, threads);
+  return (n + v * threads - 1) / (v * threads) * v;
+}
+
+/// Linear index of the element in `slot` of thread `thread` (may be ≥ n in the last chunk row
+/// of a tile whose threads do not all hold an element).
+NTC_DEV_HD constexpr int element(int n, int threads, int thread, int slot) {
+  if (n <= 1)
+    return 0;
+  const int v = chunk_width(n, threads);
+  return ((slot / v) * threads + thread) * v + slot % v;
+}
+
+/// The thread that holds element `e` (0 for a one-element tile, which every thread holds).
+NTC_DEV_HD constexpr int owner(int n, int threads, int e) {
+  return n <= 1 ? 0 : (e / chunk_width(n, threads)) % threads;
+}
+
+/// The slot of element `e` in its owner thread.
+NTC_DEV_HD constexpr int slot_of(int n, int threads, int e) {
+  if (n <= 1)
+    return 0;
+  const int v = chunk_width(n, threads);
+  return (e / v) / threads * v + e % v;
+}
+
+/// The 16-byte unit at which unit `unit` of row `row` is stored in a swizzled shared tile whose
+/// rows are `units_per_row` units long (a power of two).
+NTC_DEV_HD constexpr int swizzle_unit(int row, int unit, int units_per_row) {
+  const int u = units_per_row < 8 ? units_per_row : 8;
+  return unit ^ ((row / (8 / u)) % u);
+}
+
+/// Element offset in a swizzled row-major shared tile of `cols` elements of `bytes` bytes per
+/// row (cols·bytes a multiple of 16) of element (row, col).
+NTC_DEV_HD constexpr int swizzled_offset(int row, int col, int cols, int bytes) {
+  const int per_unit = 16 / bytes, units = cols / per_unit;
+  return row * cols + swizzle_unit(row, col / per_unit, units) * per_unit + col % per_unit;
+}
+
+} // namespace ntc::dev::layout
