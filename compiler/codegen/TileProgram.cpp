@@ -161,6 +161,12 @@ private:
         store(*s);
         break;
       case StmtKind::For:
+        if (d_.dotLoopThreads() > 0) {
+          if (auto loop = passes::planDotLoop(s, d_.dotLoopThreads())) {
+            dotLoop(*s, *loop);
+            break;
+          }
+        }
         line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) +
              " < " + integer(s->end) + "; " + name(s->var) + " += " + integer(s->step) + ") {");
         ++indent_;
@@ -185,17 +191,24 @@ private:
   std::string vectorSuffix(const passes::Access &access, int param) const {
     if (d_.vectorThreads() == 0)
       return "";
-    DType t = f_.spec.params[f_.spec.arranged[param].source].dtype;
-    return passes::planVectorAccess(access, std::max(1, dtypeBits(t) / 8), d_.vectorThreads())
+    return passes::planVectorAccess(access, elementBytes(param),
+                                    passes::registerChunk(access, d_.vectorThreads()))
                ? "_vec"
                : "";
   }
 
-  /// The lambda computing an element offset of an access to `param` (or `masked`).
-  std::string offsetLambda(const passes::Access &access, int param) {
+  int elementBytes(int param) const {
+    return std::max(1, dtypeBits(f_.spec.params[f_.spec.arranged[param].source].dtype) / 8);
+  }
+
+  /// The lambda computing an element offset of an access to `param` (or `masked`); `leading`
+  /// declares parameters before the multi-index (a loop index).
+  std::string offsetLambda(const passes::Access &access, int param,
+                           const std::string &leading = "") {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[param].source];
     std::string pad(indent_ * 2 + 2, ' ');
-    std::string code = "[&](const " + d_.laneIndexType() + " *ntc_i) -> long long {\n";
+    std::string code =
+        "[&](" + leading + "const " + d_.laneIndexType() + " *ntc_i) -> long long {\n";
     for (size_t d = 0; d < access.laneExtents.size(); ++d)
       code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +
               " = static_cast<Index>(ntc_i[" + std::to_string(d) + "]);\n";
@@ -221,6 +234,30 @@ private:
     code += pad + "return " + (offset.empty() ? "0" : offset) + ";\n";
     code += std::string(indent_ * 2, ' ') + "}";
     return code;
+  }
+
+  /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop).
+  void dotLoop(const StmtNode &s, const passes::DotLoop &loop) {
+    const std::string T = type(loop.a->type.dtype);
+    auto operand = [&](const Value &v, bool &vector) {
+      const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
+      passes::Access access = resolve(v->param, v->subscripts);
+      vector = d_.vectorThreads() > 0 &&
+               passes::planVectorAccess(access, elementBytes(v->param), passes::kDotLoopChunk);
+      return "ntc_args." + src.name + ", " + ns_ + "::convert<" + T + ">(" +
+             doubleLiteral(src.other.value_or(0.0)) + "), " +
+             offsetLambda(access, v->param, "const Index " + name(s.var) + ", ");
+    };
+    bool vectorA = false, vectorB = false;
+    std::string a = operand(loop.a, vectorA), b = operand(loop.b, vectorB);
+    line("// for " + name(s.var) + ": t_" + loop.acc + " += dot(a, b), pipelined over " +
+         std::to_string(loop.stages) + " shared stages.");
+    line(ns_ + "::dot_loop<" + std::to_string(loop.stages) + ", " + (vectorA ? "true" : "false") +
+         ", " + (vectorB ? "true" : "false") + ", " + T + ", " + std::to_string(loop.bm) + ", " +
+         std::to_string(loop.bk) + ", " + std::to_string(loop.bn) + ", " +
+         std::to_string(d_.dotLoopThreads()) + ">(t_" + loop.acc + ", static_cast<Index>(" +
+         integer(s.begin) + "), static_cast<Index>(" + integer(s.end) + "), " + a + ", " + b +
+         ", ntc_smem);");
   }
 
   void store(const StmtNode &s) {

@@ -57,8 +57,9 @@ enum class Target { Cpu, Cuda };
 /// constexpr scalar values and index widths.
 std::vector<Variant> buildVariants(const kir::Function &f, Target target);
 
-/// The meta-parameter values used without a tuning table (the lower bound).
-std::map<std::string, int64_t> defaultMetaValues(const KernelSpec &spec);
+/// The meta-parameter values used without a tuning table: the lower bound on the CPU; on the
+/// GPU the largest power of two within the bounds that is at most 128.
+std::map<std::string, int64_t> defaultMetaValues(const KernelSpec &spec, Target target);
 
 /// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
 /// check that every tile shape became a constant. Throws std::runtime_error otherwise.
@@ -94,13 +95,18 @@ struct VectorAccess {
   int width = 1;
 };
 
-/// vector-access: whether an access of elements of `elementBytes` bytes, in a tile spread over
-/// `threads` threads in the blocked layout (ntc/device/layout.cuh), can read or write whole
-/// chunks with vector instructions once the dispatcher has checked the strides and the pointer
+/// vector-access: whether an access of elements of `elementBytes` bytes whose tile is read or
+/// written in chunks of `chunk` consecutive elements of a row (the blocked layout of
+/// ntc/device/layout.cuh, or dot_loop's copies) can move whole chunks with vector instructions once the dispatcher has checked the strides and the pointer
 /// (ntc::rt::vector_ready): the innermost lane must walk exactly one coordinate with step 1
 /// from a multiple of the access width, and any mask on that lane must be an interval.
-std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes,
-                                             int threads);
+std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes, int chunk);
+
+/// The chunk width of an access's tile in the blocked register layout over `threads` threads.
+int registerChunk(const Access &access, int threads);
+
+/// Elements per chunk of dot_loop's operand copies (16 bytes of float16/bfloat16).
+inline constexpr int kDotLoopChunk = 8;
 
 /// A launch-time condition of the vector variant: parameter `param` (an index into
 /// spec.params) must pass ntc::rt::vector_ready(dim, width).
@@ -114,6 +120,21 @@ struct VectorCondition {
 /// accepts may use vector instructions (empty: no access benefits).
 std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
                                               int threads);
+
+/// A GEMM main loop `for k: acc = acc + dot(load a[..k..], load b[..k..])` over
+/// float16/bfloat16 operands with a float32 accumulator, planned for ntc::dev::dot_loop.
+struct DotLoop {
+  std::string acc;            ///< the accumulator variable
+  kir::Value a, b;            ///< the operand loads (bm×bk and bk×bn)
+  int64_t bm = 0, bk = 0, bn = 0;
+  int stages = 2;             ///< shared buffers in the ring
+  int64_t smemBytes = 0;      ///< shared memory of the ring
+};
+
+/// plan-dot-loop: the plan for running loop `s` as one dot_loop in a block of `threads`
+/// threads, or nullopt when `s` is not such a loop or the shapes do not fit the tensor-core
+/// tiling (the loop then runs statement by statement).
+std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads);
 
 /// Positions of the level-0 dimensions that are not the constant 1. Level-0 shapes of all
 /// tensors must agree on these (NineToothed unravels the program id over each tensor's own

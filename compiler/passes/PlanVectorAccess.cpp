@@ -29,19 +29,20 @@ bool unitStep(const Expr &e, const Expr &lane) { return !mentions(e - lane, lane
 
 } // namespace
 
-std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes,
-                                             int threads) {
-  size_t rank = access.laneExtents.size();
-  if (rank == 0 || elementBytes <= 0 || elementBytes > 16)
-    return std::nullopt;
+int registerChunk(const Access &access, int threads) {
   int64_t numel = 1;
   for (const Expr &e : access.laneExtents) {
     if (!e.isConst())
-      return std::nullopt;
+      return 1;
     numel *= e.constValue();
   }
-  int chunk = dev::layout::chunk_width(static_cast<int>(numel), threads);
-  if (chunk < 2 || access.laneExtents.back().constValue() % chunk != 0)
+  return dev::layout::chunk_width(static_cast<int>(numel), threads);
+}
+
+std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes, int chunk) {
+  size_t rank = access.laneExtents.size();
+  if (rank == 0 || elementBytes <= 0 || elementBytes > 16 || chunk < 2 ||
+      !access.laneExtents.back().isConst() || access.laneExtents.back().constValue() % chunk != 0)
     return std::nullopt;
   int width = chunk;
   while (width > 1 && width * elementBytes > 16)
@@ -75,12 +76,14 @@ std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBy
 std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
                                               int threads) {
   std::vector<VectorCondition> conditions;
-  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts) {
+  // chunk 0: the register tile's chunk width; otherwise a dot loop's 16-byte chunks.
+  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts, int chunk) {
     Access access = resolveAccess(f, param, subscripts);
     simplifyMask(access, grid, f, param);
     int source = f.spec.arranged[param].source;
     int bytes = std::max(1, dtypeBits(f.spec.params[source].dtype) / 8);
-    auto plan = planVectorAccess(access, bytes, threads);
+    auto plan =
+        planVectorAccess(access, bytes, chunk > 0 ? chunk : registerChunk(access, threads));
     if (!plan)
       return;
     for (VectorCondition &c : conditions)
@@ -92,17 +95,22 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
   };
   std::function<void(const kir::Value &)> visitValue = [&](const kir::Value &v) {
     if (v->kind == kir::ValueKind::Load)
-      visitAccess(v->param, v->subscripts);
+      visitAccess(v->param, v->subscripts, 0);
     for (const kir::Value &o : v->operands)
       visitValue(o);
   };
   std::function<void(const std::vector<kir::Stmt> &)> visitBody =
       [&](const std::vector<kir::Stmt> &body) {
         for (const kir::Stmt &s : body) {
+          if (auto loop = planDotLoop(s, threads)) {
+            for (const kir::Value *v : {&loop->a, &loop->b})
+              visitAccess((*v)->param, (*v)->subscripts, kDotLoopChunk);
+            continue;
+          }
           if (s->value)
             visitValue(s->value);
           if (s->kind == kir::StmtKind::Store)
-            visitAccess(s->param, s->subscripts);
+            visitAccess(s->param, s->subscripts, 0);
           visitBody(s->body);
           visitBody(s->orelse);
         }

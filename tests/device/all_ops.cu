@@ -337,6 +337,50 @@ __global__ void __launch_bounds__(Th)
   dev::store(output, numerator / dev::cast<float>(dev::sum(numerator, smem)), offset);
 }
 
+/// The GEMM as the code generator emits it for a main loop (dot_loop, pipelined).
+template <int Th, bool Vec>
+__global__ void __launch_bounds__(Th)
+    pipelined_matmul_kernel(const dev::float16 *lhs, const dev::float16 *rhs,
+                            dev::float16 *output, int M, int N, int K) {
+  constexpr int BM = 128, BN = 128, BK = 64;
+  extern __shared__ __align__(16) unsigned char dynamic[];
+  const Smem smem{dynamic};
+  const int pm = int(blockIdx.x) / ((N + BN - 1) / BN), pn = int(blockIdx.x) % ((N + BN - 1) / BN);
+  auto acc = dev::full<float, Shape<BM, BN>, Th>(0.0);
+  dev::dot_loop<3, Vec, Vec, dev::float16, BM, BK, BN, Th>(
+      acc, 0, (K + BK - 1) / BK, lhs, dev::convert<dev::float16>(0.0),
+      [&](const int k, const int *i) -> long long {
+        const int r = pm * BM + i[0], c = k * BK + i[1];
+        return r < M && c < K ? static_cast<long long>(r) * K + c : dev::masked;
+      },
+      rhs, dev::convert<dev::float16>(0.0),
+      [&](const int k, const int *i) -> long long {
+        const int r = k * BK + i[0], c = pn * BN + i[1];
+        return r < K && c < N ? static_cast<long long>(r) * N + c : dev::masked;
+      },
+      smem);
+  dev::store_vec(output, dev::cast<dev::float16>(acc), [&](const int *i) -> long long {
+    const int r = pm * BM + i[0], c = pn * BN + i[1];
+    return r < M && c < N ? static_cast<long long>(r) * N + c : dev::masked;
+  });
+}
+
+/// The row softmax with vector accesses (the dispatcher's aligned variant).
+template <int Th, int W>
+__global__ void __launch_bounds__(Th)
+    softmax_vec_kernel(const float *input, float *output, int rows, int cols) {
+  __shared__ alignas(16) unsigned char buffer[dev::reduce_smem_bytes<float, Shape<1, W>, Th>()];
+  const Smem smem{buffer};
+  const int row = int(blockIdx.x);
+  auto offset = [&](const int *i) -> long long {
+    return row + i[0] < rows && i[1] < cols ? static_cast<long long>(row + i[0]) * cols + i[1]
+                                            : ntc::dev::masked;
+  };
+  const auto x = dev::load_vec<float, Shape<1, W>, Th>(input, -__builtin_huge_val(), offset);
+  const auto numerator = dev::exp(x - dev::cast<float>(dev::max(x, smem)));
+  dev::store_vec(output, numerator / dev::cast<float>(dev::sum(numerator, smem)), offset);
+}
+
 template __global__ void conversion_kernel<128>(void *, const void *);
 template __global__ void arithmetic_kernel<128>(void *, bool *, const void *);
 template __global__ void arithmetic_kernel<256>(void *, bool *, const void *);
@@ -358,3 +402,10 @@ template __global__ void matmul_kernel<256>(const dev::float16 *, const dev::flo
                                             dev::float16 *, int, int, int);
 template __global__ void softmax_kernel<128, 1024>(const float *, float *, int, int);
 template __global__ void softmax_kernel<256, 16384>(const float *, float *, int, int);
+template __global__ void pipelined_matmul_kernel<256, true>(const dev::float16 *,
+                                                            const dev::float16 *, dev::float16 *,
+                                                            int, int, int);
+template __global__ void pipelined_matmul_kernel<128, false>(const dev::float16 *,
+                                                             const dev::float16 *, dev::float16 *,
+                                                             int, int, int);
+template __global__ void softmax_vec_kernel<256, 4096>(const float *, float *, int, int);

@@ -1154,9 +1154,89 @@ template <int Th> void masked_memory() {
                       cpu::Tile<cpu::float16>{{R * ld}, expected}, bits());
 }
 
+/// load_vec/store_vec against load/store: an (R, C) window of a matrix with leading dimension
+/// ld (a multiple of 4, so rows start 16-byte aligned) through a larger tile, masked tail.
+template <class T, class S, int Th> void vector_memory(const char *name) {
+  constexpr int R = S::dim(0) - 3, C = S::dim(1) - 5, ld = S::dim(1) + 4;
+  using H = host_t<T>;
+  static_assert(dev::Tile<T, S, Th>::V > 1, "vector_memory: the tile must have chunks");
+  const hvec<H> a = random_values<H>(R * ld, -10, 10);
+  DevBuf<T> da(a);
+  DevBuf<T> plain(S::numel), vec(S::numel), out(R * ld), out_vec(R * ld);
+  const T *pa = da.ptr;
+  T *pp = plain.ptr, *pv = vec.ptr, *po = out.ptr, *pw = out_vec.ptr;
+  launch<Th>([=] __device__(Smem) {
+    auto offset = [](const int *i) -> long long {
+      if (!(i[0] < R && i[1] < C))
+        return dev::masked;
+      return (long long)i[0] * ld + i[1];
+    };
+    const auto t = dev::load<T, S, Th>(pa, -1, offset);
+    const auto u = dev::load_vec<T, S, Th>(pa, -1, offset);
+    dev::store(pp, t, RowMajor<S>{});
+    dev::store_vec(pv, u, RowMajor<S>{});
+    dev::store(po, t, offset);
+    dev::store_vec(pw, u, offset);
+  });
+  const std::string n = std::string("load_vec/store_vec ") + name;
+  check<H>(n + " (tile)", vec.get(), host_tile<H>(shape_of<S>(), plain.get()), bits());
+  check<H>(n + " (window)", out_vec.get(), host_tile<H>({R * ld}, out.get()), bits());
+}
+
+/// dot_loop against the CPU: a (M×K)·(K×N) product walked in BK steps by one BM×BN block
+/// whose tiles overhang every edge (masked), from row-major matrices with aligned rows (Vec)
+/// or read element by element.
+template <class T, int BM, int BK, int BN, int Th, int Stages, bool Vec>
+void dot_loop_test(const char *name) {
+  constexpr int M = BM - 5, N = BN - 8, K = 5 * BK + 8; // K: a partial last step
+  using H = host_t<T>;
+  const hvec<H> a = random_values<H>(M * K, -1, 1), b = random_values<H>(K * N, -1, 1);
+  const hvec<float> c = random_values<float>(BM * BN, -1, 1);
+  DevBuf<T> da(a), db(b);
+  DevBuf<float> dc(c);
+  const T *pa = da.ptr, *pb = db.ptr;
+  float *pc = dc.ptr;
+  constexpr std::size_t bytes = dev::dot_loop_smem_bytes<T, BM, BK, BN, Th, Stages>();
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        auto acc = dev::load<float, Shape<BM, BN>, Th>(pc, 0, RowMajor<Shape<BM, BN>>{});
+        auto a_offset = [](int k, const int *i) -> long long {
+          const int row = i[0], col = k * BK + i[1];
+          return row < M && col < K ? (long long)row * K + col : dev::masked;
+        };
+        auto b_offset = [](int k, const int *i) -> long long {
+          const int row = k * BK + i[0], col = i[1];
+          return row < K && col < N ? (long long)row * N + col : dev::masked;
+        };
+        dev::dot_loop<Stages, Vec, Vec, T, BM, BK, BN, Th>(acc, 0, (K + BK - 1) / BK, pa, T(0.0f),
+                                                           a_offset, pb, T(0.0f), b_offset, smem);
+        dev::store(pc, acc, RowMajor<Shape<BM, BN>>{});
+      },
+      bytes);
+  // Host reference: c + A·B over the window (zero outside it).
+  std::vector<H> pa_host(BM * K), pb_host(K * BN);
+  for (int i = 0; i < BM; ++i)
+    for (int k = 0; k < K; ++k)
+      pa_host[i * K + k] = i < M ? from_raw<H>(a[i * K + k]) : H(0.0f);
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < BN; ++j)
+      pb_host[k * BN + j] = j < N ? from_raw<H>(b[k * N + j]) : H(0.0f);
+  const auto x = cpu::Tile<H>{{BM, K}, pa_host};
+  const auto y = cpu::Tile<H>{{K, BN}, pb_host};
+  const auto z = host_tile<float>({BM, BN}, c);
+  check<float>(std::string("dot_loop ") + name, dc.get(), cpu::dot(x, y, z), rel(1e-4, 1e-3));
+}
+
 static void test_memory() {
   masked_memory<128>();
   masked_memory<256>();
+  vector_memory<float, Shape<32, 64>, 128>("float 32x64");
+  vector_memory<__half, Shape<16, 128>, 128>("float16 16x128");
+  vector_memory<double, Shape<8, 64>, 32>("double 8x64");
+  dot_loop_test<__half, 128, 64, 128, 256, 3, true>("float16 128x64x128 3 stages, vector");
+  dot_loop_test<__half, 128, 64, 128, 256, 3, false>("float16 128x64x128 3 stages, elements");
+  dot_loop_test<__nv_bfloat16, 64, 32, 64, 128, 2, true>("bfloat16 64x32x64 2 stages, vector");
+  dot_loop_test<__half, 64, 16, 32, 256, 4, true>("float16 64x16x32 4 stages, vector");
 }
 
 // =================================================================================================

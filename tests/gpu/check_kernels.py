@@ -54,13 +54,21 @@ for n in (98432, 10, 1):
 x = torch.randn(2 * 5000)[::2]
 g, c, _ = both("add_f32", lambda: [x, x, torch.empty(5000)], 2)
 check("add_f32 strided view", g, 2 * x.double(), 1e-6, 1e-6)
+# A pointer off 16-byte alignment: the dispatcher must take the element-by-element variant.
+x = torch.randn(3001)[1:]
+g, c, _ = both("add_f32", lambda: [x, x, torch.empty(3000)], 2)
+check("add_f32 misaligned view", g, 2 * x.double(), 1e-6, 1e-6)
 
-for rows, cols in ((1823, 781), (1, 16384), (7, 33)):
+for rows, cols in ((1823, 781), (1, 16384), (7, 33), (256, 4096), (128, 1000)):
     x = torch.randn(rows, cols)
     g, c, _ = both("softmax", lambda: [x, torch.empty(rows, cols)], 1)
     ref = torch.softmax(x.double(), dim=-1)
     check(f"softmax {rows}x{cols} vs reference", g, ref, 1e-6, 1e-5)
     check(f"softmax {rows}x{cols} vs cpu backend", g, c, 1e-7, 1e-5)
+# Aligned rows (stride 1024) whose last chunk is partly outside the row (1003 columns).
+xw = torch.randn(64, 1024)[:, :1003]
+g, c, _ = both("softmax", lambda: [xw, torch.empty(64, 1003)], 1)
+check("softmax 64x1003 in rows of 1024", g, torch.softmax(xw.double(), dim=-1), 1e-6, 1e-5)
 xt = torch.randn(781, 300).t()  # a non-contiguous (300, 781) view
 g, c, _ = both("softmax", lambda: [xt, torch.empty(300, 781)], 1)
 check("softmax transposed view", g, torch.softmax(xt.double(), dim=-1), 1e-6, 1e-5)
@@ -86,6 +94,8 @@ matmul_case(65, 130, 97)
 matmul_case(512, 512, 512)
 matmul_case(65, 130, 97, transposed=True)
 matmul_case(1024, 1024, 1024)
+matmul_case(128, 200, 136)  # aligned rows, tails in K and N: vector copies and masked chunks
+matmul_case(96, 256, 80)
 
 for m, k, n in ((512, 512, 512), (65, 130, 97)):
     inp = torch.randn(m, n, dtype=torch.float16)

@@ -84,6 +84,7 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
 std::string CudaDialect::epilogue() const { return "}\n\n"; }
 
 int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
+int CudaDialect::dotLoopThreads() const { return threads_; }
 
 int cudaThreads(const kir::Function &specialized) {
   int64_t largest = 1;
@@ -98,6 +99,16 @@ int cudaThreads(const kir::Function &specialized) {
 int64_t cudaSharedBytes(const kir::Function &specialized, int threads) {
   int64_t need = 0;
   auto grow = [&](int64_t n) { need = std::max(need, n); };
+  std::function<void(const std::vector<kir::Stmt> &)> dotLoops =
+      [&](const std::vector<kir::Stmt> &body) {
+        for (const kir::Stmt &s : body) {
+          if (auto loop = passes::planDotLoop(s, threads))
+            grow(loop->smemBytes);
+          dotLoops(s->body);
+          dotLoops(s->orelse);
+        }
+      };
+  dotLoops(specialized.body);
   forEachValue(specialized.body, [&](const kir::Value &v) {
     int64_t n = numel(v->type.shape);
     switch (v->kind) {

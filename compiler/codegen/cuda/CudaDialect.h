@@ -28,6 +28,7 @@ public:
   std::string prologue(const kir::Function &f, const std::string &name) const override;
   std::string epilogue() const override;
   int vectorThreads() const override;
+  int dotLoopThreads() const override;
 
 private:
   int threads_;

@@ -1,9 +1,10 @@
 // The whole device tile library (namespace ntc::dev): element types and conversions, tiles and
-// their elementwise and shape operations, reductions, dot, masked loads and stores, and
+// their elementwise and shape operations, reductions, dot and the GEMM main loop, masked loads and stores, and
 // counter-based random numbers. Generated cuda-backend code includes this header.
 #pragma once
 
 #include <ntc/device/dot.cuh>
+#include <ntc/device/gemm.cuh>
 #include <ntc/device/memory.cuh>
 #include <ntc/device/random.cuh>
 #include <ntc/device/reduce.cuh>

@@ -81,4 +81,22 @@ NTC_DEV_HD constexpr int swizzled_offset(int row, int col, int cols, int bytes) 
   return row * cols + swizzle_unit(row, col / per_unit, units) * per_unit + col % per_unit;
 }
 
+/// Rows of the warp grid with which dot_loop (gemm.cuh) tiles a bm×bn block over `warps` warps:
+/// every warp's tile a multiple of 16×16 and as square as possible (fewest fragment loads per
+/// mma); 0 when no grid fits.
+NTC_DEV_HD constexpr int gemm_warp_rows(int bm, int bn, int warps) {
+  int best = 0, best_cost = 1 << 30;
+  for (int wm = 1; wm <= warps; wm *= 2) {
+    const int wn = warps / wm;
+    if (wm * wn != warps || bm % (wm * 16) != 0 || bn % (wn * 16) != 0)
+      continue;
+    const int cost = bm / wm + bn / wn;
+    if (cost < best_cost) {
+      best = wm;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
 } // namespace ntc::dev::layout

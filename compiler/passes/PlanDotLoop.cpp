@@ -1,0 +1,79 @@
+//===- PlanDotLoop.cpp - GEMM main loops that run as one pipelined call ---===//
+//
+// The loop `for k in [b, e): acc = acc + dot(load a[..k..], load b[..k..])` (the GEMM of
+// NineToothed's matmul, addmm, bmm, linear ...) is handed whole to ntc::dev::dot_loop, which
+// keeps the accumulator in tensor-core fragments and streams the operand tiles through a ring
+// of shared buffers. This pass recognises such loops and plans their ring.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <ntc/device/layout.cuh>
+
+namespace ntc::passes {
+
+namespace {
+
+/// Largest ring the planner uses, so that two blocks fit in one H100/H200 SM (227 KiB).
+constexpr int64_t kRingBudget = 100 * 1024;
+
+int64_t align16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+bool isLoad(const kir::Value &v) { return v->kind == kir::ValueKind::Load; }
+
+std::optional<int64_t> extent(const kir::Value &v, size_t d) {
+  if (v->type.shape.size() != 2)
+    return std::nullopt;
+  return v->type.shape[d].asConst();
+}
+
+} // namespace
+
+std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads) {
+  if (s->kind != kir::StmtKind::For || s->step != Expr(1) || s->body.size() != 1)
+    return std::nullopt;
+  const kir::Stmt &update = s->body[0];
+  if (update->kind != kir::StmtKind::Assign)
+    return std::nullopt;
+  const kir::Value &sum = update->value;
+  if (sum->kind != kir::ValueKind::Binary || sum->op != "add" ||
+      sum->type.dtype != DType::Float32)
+    return std::nullopt;
+  // acc + dot(...) or dot(...) + acc.
+  const kir::Value *acc = nullptr, *product = nullptr;
+  for (int i = 0; i < 2; ++i) {
+    const kir::Value &x = sum->operands[i], &y = sum->operands[1 - i];
+    if (x->kind == kir::ValueKind::Local && x->local == update->var &&
+        y->kind == kir::ValueKind::Dot) {
+      acc = &x;
+      product = &y;
+    }
+  }
+  if (!acc || (*acc)->type.dtype != DType::Float32 || (*acc)->type.shape != sum->type.shape ||
+      (*product)->type.dtype != DType::Float32 || (*product)->type.shape != sum->type.shape)
+    return std::nullopt;
+  const kir::Value &a = (*product)->operands[0], &b = (*product)->operands[1];
+  if (!isLoad(a) || !isLoad(b) || a->type.dtype != b->type.dtype ||
+      (a->type.dtype != DType::Float16 && a->type.dtype != DType::BFloat16))
+    return std::nullopt;
+  auto bm = extent(a, 0), bk = extent(a, 1), bk2 = extent(b, 0), bn = extent(b, 1);
+  if (!bm || !bk || !bk2 || !bn || *bk != *bk2 || *bk % 16 != 0 || threads % 32 != 0 ||
+      dev::layout::gemm_warp_rows(static_cast<int>(*bm), static_cast<int>(*bn), threads / 32) == 0)
+    return std::nullopt;
+  DotLoop plan;
+  plan.acc = update->var;
+  plan.a = a;
+  plan.b = b;
+  plan.bm = *bm;
+  plan.bk = *bk;
+  plan.bn = *bn;
+  int64_t stage = align16(2 * *bm * *bk) + align16(2 * *bk * *bn);
+  plan.stages = 3 * stage <= kRingBudget ? 3 : 2;
+  plan.smemBytes = plan.stages * stage;
+  // The write-back to the accumulator's layout goes through the ring, 8 rows at least.
+  if (plan.smemBytes > 2 * kRingBudget || plan.smemBytes < 8 * 4 * *bn)
+    return std::nullopt;
+  return plan;
+}
+
+} // namespace ntc::passes

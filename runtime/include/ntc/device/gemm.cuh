@@ -1,0 +1,233 @@
+// The GEMM main loop: acc += Σ_k A_k · B_k over a loop of K steps, for float16/bfloat16 operand
+// tiles read straight from global memory and a float accumulator (the loop
+// `for k: acc = acc + dot(load a[k], load b[k])`, which the CUDA code generator hands to
+// dot_loop whole). On sm_80 and later:
+// * the operand tiles of each step go to shared memory without passing through registers:
+//   16-byte cp.async where a chunk of 8 elements is in bounds and the caller has guaranteed
+//   that such chunks are contiguous and aligned (VecA/VecB, the contract of load_vec), element
+//   by element otherwise (masked elements get the fill value);
+// * Stages shared buffers form a ring: the copies of step k + Stages − 1 are in flight while
+//   step k is computed (cp.async.commit_group / wait_group);
+// * the shared tiles are XOR-swizzled in 16-byte units (layout::swizzled_offset), so that
+//   ldmatrix reads them without bank conflicts;
+// * the warps tile the BM×BN block (gemm_warp_rows × the rest); each warp keeps its part of
+//   the accumulator in mma.sync fragments for the whole loop and multiplies with
+//   ldmatrix.x4 (A), ldmatrix.x4.trans (B) and mma.sync.m16n8k16;
+// * at the end the fragments go back to the blocked layout through shared memory and are
+//   added to acc.
+// Other element types, shapes or architectures take the generic path (one dot per step).
+#pragma once
+
+#include <ntc/device/dot.cuh>
+#include <ntc/device/layout.cuh>
+#include <ntc/device/memory.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ntc::dev {
+
+namespace detail {
+
+/// Bytes of one ring stage: the BM×BK tile of A and the BK×BN tile of B.
+template <class T, int BM, int BK, int BN> NTC_DEV_HD constexpr std::size_t gemm_stage_bytes() {
+  return smem_align(sizeof(T) * std::size_t(BM) * BK) + smem_align(sizeof(T) * std::size_t(BK) * BN);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/// cp.async of 16 bytes from global to shared memory (L2 only: .cg).
+__device__ inline void cp_async_16(void *shared, const void *global) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global)
+               : "memory");
+}
+
+/// Closes the group of cp.async issued since the last commit.
+__device__ inline void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+
+/// Waits until at most N committed groups are pending.
+template <int N> __device__ inline void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/// ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 from the row addressed by this lane.
+__device__ inline void ldmatrix_x4_trans(uint32_t (&r)[4], const void *row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address)
+               : "memory");
+}
+
+/// Copies the R×C operand tile of one step into a swizzled shared tile: chunk by chunk of 8
+/// elements (16 bytes); offset(index) gives the element offset of tile element index[0..1] or
+/// `masked`.
+template <bool Vector, class T, int R, int C, int Th, class F>
+__device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset) {
+  constexpr int per_row = C / 8, chunks = R * per_row;
+#pragma unroll
+  for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
+    const int c = i * Th + int(threadIdx.x);
+    if (chunks % Th != 0 && c >= chunks)
+      break;
+    const int row = c / per_row, col = (c % per_row) * 8;
+    T *dst = tile + layout::swizzled_offset(row, col, C, int(sizeof(T)));
+    int index[2] = {row, col};
+    if constexpr (Vector) {
+      const long long first = static_cast<long long>(offset(static_cast<const int *>(index)));
+      index[1] += 7;
+      const long long last = static_cast<long long>(offset(static_cast<const int *>(index)));
+      index[1] -= 7;
+      if (first != masked && last != masked) {
+        ::ntc::dev::detail::cp_async_16(dst, base + first);
+        continue;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < 8; ++k, ++index[1]) {
+      const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+      if (off == masked)
+        dst[k] = fill;
+      else
+        dst[k] = base[off];
+    }
+  }
+}
+#endif
+
+} // namespace detail
+
+/// True when dot_loop runs its tensor-core pipeline for these operands (else it runs one
+/// generic dot per step).
+template <class T, int BM, int BK, int BN, int Th>
+inline constexpr bool dot_loop_eligible_v =
+    is_half_v<T> && BK % 16 == 0 && layout::gemm_warp_rows(BM, BN, Th / 32) > 0;
+
+/// Shared-memory bytes of dot_loop with `Stages` ring stages.
+template <class T, int BM, int BK, int BN, int Th, int Stages>
+NTC_DEV_HD constexpr std::size_t dot_loop_smem_bytes() {
+  return dot_loop_eligible_v<T, BM, BK, BN, Th>
+             ? std::size_t(Stages) * detail::gemm_stage_bytes<T, BM, BK, BN>()
+             : dot_smem_bytes<T, BM, BK, BN>();
+}
+
+/// acc += Σ over k in [begin, end) of A_k · B_k, where A_k (BM×BK) and B_k (BK×BN) are the
+/// masked loads base_a[a_offset(k, index)] (fill_a where masked) and likewise for B; the
+/// offset callables take (k, const int *index). VecA/VecB: the load_vec contract holds for the
+/// chunks of 8 elements of that operand (the dispatcher checked alignment). Uses
+/// dot_loop_smem_bytes<T, BM, BK, BN, Th, Stages>() bytes of smem.
+template <int Stages, bool VecA, bool VecB, class T, int BM, int BK, int BN, int Th, class Index,
+          class FA, class FB>
+__device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin, Index end,
+                                const T *base_a, T fill_a, FA a_offset, const T *base_b, T fill_b,
+                                FB b_offset, Smem smem) {
+  static_assert(Stages >= 2, "ntc::dev::dot_loop: at least two stages");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {
+    constexpr int W = Th / 32, WM = layout::gemm_warp_rows(BM, BN, W), WN = W / WM;
+    constexpr int TM = BM / WM, TN = BN / WN, MT = TM / 16, NT = TN / 8;
+    constexpr std::size_t stage_bytes = detail::gemm_stage_bytes<T, BM, BK, BN>();
+    constexpr std::size_t b_start = smem_align(sizeof(T) * std::size_t(BM) * BK);
+    const Index steps = end > begin ? end - begin : Index(0);
+    const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+    const int row0 = (warp / WN) * TM, col0 = (warp % WN) * TN;
+    const mma::Coord ra = mma::ldmatrix_a_address(lane);
+    const mma::Coord rb{lane % 16, 8 * (lane / 16)}; // x4.trans: two 16×8 B tiles side by side
+
+    auto issue = [&](Index step) {
+      if (step < steps) {
+        const Index k = begin + step;
+        unsigned char *stage = smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
+        detail::gemm_copy<VecA, T, BM, BK, Th>(
+            reinterpret_cast<T *>(stage), base_a, fill_a,
+            [&](const int *index) { return a_offset(k, index); });
+        detail::gemm_copy<VecB, T, BK, BN, Th>(
+            reinterpret_cast<T *>(stage + b_start), base_b, fill_b,
+            [&](const int *index) { return b_offset(k, index); });
+      }
+      detail::cp_async_commit();
+    };
+
+    float c[MT][NT][4] = {};
+    __syncthreads(); // the ring reuses the scratch buffer
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s)
+      issue(Index(s));
+    for (Index step = 0; step < steps; ++step) {
+      detail::cp_async_wait<Stages - 2>();
+      __syncthreads();
+      issue(step + Stages - 1);
+      const unsigned char *stage = smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
+      const T *sa = reinterpret_cast<const T *>(stage);
+      const T *sb = reinterpret_cast<const T *>(stage + b_start);
+#pragma unroll
+      for (int k0 = 0; k0 < BK; k0 += 16) {
+        uint32_t a[MT][4], b[NT][2];
+#pragma unroll
+        for (int m = 0; m < MT; ++m)
+          detail::ldmatrix_x4(
+              a[m], sa + layout::swizzled_offset(row0 + m * 16 + ra.row, k0 + ra.col, BK, 2));
+#pragma unroll
+        for (int n = 0; n < NT; n += 2) {
+          uint32_t r[4];
+          detail::ldmatrix_x4_trans(
+              r, sb + layout::swizzled_offset(k0 + rb.row, col0 + n * 8 + rb.col, BN, 2));
+          b[n][0] = r[0];
+          b[n][1] = r[1];
+          b[n + 1][0] = r[2];
+          b[n + 1][1] = r[3];
+        }
+#pragma unroll
+        for (int m = 0; m < MT; ++m)
+#pragma unroll
+          for (int n = 0; n < NT; ++n)
+            detail::mma_m16n8k16<T>(c[m][n], a[m], b[n]);
+      }
+    }
+    detail::cp_async_wait<0>();
+
+    // Back to the blocked layout through the ring's memory, CH rows at a time.
+    constexpr std::size_t total = std::size_t(Stages) * stage_bytes;
+    constexpr int fit = int(total / (sizeof(float) * BN)) / 8 * 8;
+    constexpr int CH = fit < BM ? fit : BM;
+    static_assert(CH >= 8, "ntc::dev::dot_loop: ring too small for the write-back");
+    float *out = smem.as<float>();
+    using Acc = Tile<float, Shape<BM, BN>, Th>;
+#pragma unroll 1
+    for (int r0 = 0; r0 < BM; r0 += CH) {
+      __syncthreads();
+#pragma unroll
+      for (int m = 0; m < MT; ++m)
+#pragma unroll
+        for (int n = 0; n < NT; ++n)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const mma::Coord p = mma::c_coord(lane, i);
+            const int row = row0 + m * 16 + p.row;
+            if (row >= r0 && row < r0 + CH)
+              out[(row - r0) * BN + col0 + n * 8 + p.col] = c[m][n][i];
+          }
+      __syncthreads();
+#pragma unroll
+      for (int s = 0; s < Acc::Slots; ++s) {
+        const int e = Acc::linear(s);
+        if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
+          acc.v[s] = __fadd_rn(acc.v[s], out[e - r0 * BN]);
+      }
+    }
+    __syncthreads();
+  } else
+#endif
+  {
+    // Generic path: one masked load of each operand and one dot per step.
+    for (Index k = begin; k < end; ++k) {
+      const auto a = ::ntc::dev::load<T, Shape<BM, BK>, Th>(
+          base_a, fill_a, [&](const int *index) { return a_offset(k, index); });
+      const auto b = ::ntc::dev::load<T, Shape<BK, BN>, Th>(
+          base_b, fill_b, [&](const int *index) { return b_offset(k, index); });
+      acc = ::ntc::dev::dot<float>(a, b, acc, smem);
+    }
+  }
+}
+
+} // namespace ntc::dev
