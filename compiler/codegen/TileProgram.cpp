@@ -10,6 +10,7 @@
 
 #include "codegen/CppExpr.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <iomanip>
@@ -161,18 +162,19 @@ private:
         store(*s);
         break;
       case StmtKind::For:
-        if (d_.dotLoopThreads() > 0) {
-          if (auto loop = passes::planDotLoop(s, d_.dotLoopThreads())) {
-            dotLoop(*s, *loop);
-            break;
-          }
+        loops_.push_back(s.get());
+        if (auto loop = d_.dotLoopThreads() > 0 ? passes::planDotLoop(s, d_.dotLoopThreads())
+                                                : std::nullopt) {
+          dotLoop(*s, *loop);
+        } else {
+          line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) +
+               " < " + integer(s->end) + "; " + name(s->var) + " += " + integer(s->step) + ") {");
+          ++indent_;
+          stmts(s->body);
+          --indent_;
+          line("}");
         }
-        line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) +
-             " < " + integer(s->end) + "; " + name(s->var) + " += " + integer(s->step) + ") {");
-        ++indent_;
-        stmts(s->body);
-        --indent_;
-        line("}");
+        loops_.pop_back();
         break;
       case StmtKind::If:
         throw std::runtime_error("internal error: an undecided 'if' reached the CPU backend");
@@ -187,14 +189,25 @@ private:
     return access;
   }
 
-  /// "_vec" when the dialect compiles vector accesses and this access qualifies.
-  std::string vectorSuffix(const passes::Access &access, int param) const {
+  /// The chunk width of vector accesses when the dialect compiles them and this access
+  /// qualifies, else 0.
+  int vectorChunk(const passes::Access &access, int param) const {
     if (d_.vectorThreads() == 0)
-      return "";
-    return passes::planVectorAccess(access, elementBytes(param),
-                                    passes::registerChunk(access, d_.vectorThreads()))
-               ? "_vec"
-               : "";
+      return 0;
+    int chunk = passes::registerChunk(access, d_.vectorThreads());
+    return passes::planVectorAccess(access, elementBytes(param), chunk) ? chunk : 0;
+  }
+
+  /// `, offset` or, for vector accesses, `, offset, chunk offset`; a dot loop's operand
+  /// (`leading` set) always gets both, `ntc::dev::no_chunk{}` standing for the second.
+  std::string accessLambdas(const passes::Access &access, int param, int chunk,
+                            const std::string &leading = "") {
+    std::string code = ", " + offsetLambda(access, param, leading);
+    if (chunk > 0)
+      code += ", " + offsetLambda(access, param, leading, chunk);
+    else if (!leading.empty())
+      code += ", " + ns_ + "::no_chunk{}";
+    return code;
   }
 
   int elementBytes(int param) const {
@@ -203,8 +216,35 @@ private:
 
   /// The lambda computing an element offset of an access to `param` (or `masked`); `leading`
   /// declares parameters before the multi-index (a loop index).
+  /// True when mask term `t` is `k < end` for an enclosing loop `for k in [begin, end)` with
+  /// begin >= 0: the loop itself guarantees it.
+  bool loopGuarantees(const passes::MaskTerm &t) const {
+    for (const StmtNode *loop : loops_)
+      if (t.value.kind() == ExprKind::Symbol && t.value.symbolName() == loop->var &&
+          untied(t.extent) == untied(loop->end) && provablyLessEqual(Expr(0), loop->begin) &&
+          provablyLessEqual(Expr(1), loop->step))
+        return true;
+    return false;
+  }
+
+  /// `e` with every size that the wrapper checks equal to another (a tie between two sizes)
+  /// replaced by that other one, so that `⌈rhs_size_0/64⌉` and `⌈lhs_size_1/64⌉` compare equal.
+  Expr untied(const Expr &e) const {
+    std::map<std::string, Expr> same;
+    for (const passes::ShapeTie &tie : grid_.ties)
+      if (tie.b.kind() == ExprKind::Symbol && tie.a.kind() == ExprKind::Symbol)
+        same.emplace(tie.b.symbolName(), tie.a);
+    return e.substitute(same);
+  }
+
+  /// The lambda computing an element offset of an access to `param` (or `masked`); `leading`
+  /// declares parameters before the multi-index (a loop index). With `chunk` > 1 it is the
+  /// chunk form of load_vec/store_vec: the offset of the chunk of `chunk` elements that starts
+  /// at the index, or `masked` unless the whole chunk is in bounds (passes::planVectorAccess
+  /// has shown that the chunk's mask is an interval of the innermost lane). Offsets are
+  /// computed in Index: the int32 variants run only when every tensor's reach fits.
   std::string offsetLambda(const passes::Access &access, int param,
-                           const std::string &leading = "") {
+                           const std::string &leading = "", int chunk = 1) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[param].source];
     std::string pad(indent_ * 2 + 2, ' ');
     std::string code =
@@ -212,13 +252,21 @@ private:
     for (size_t d = 0; d < access.laneExtents.size(); ++d)
       code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +
               " = static_cast<Index>(ntc_i[" + std::to_string(d) + "]);\n";
+    const std::string inner =
+        access.laneExtents.empty() ? "" : passes::laneIndex(access.laneExtents.size() - 1);
     std::vector<std::string> checks;
     for (const passes::MaskTerm &t : access.mask) {
-      std::string v = integer(t.value);
+      if (loopGuarantees(t))
+        continue;
+      std::vector<std::string> symbols;
+      t.value.collectSymbols(symbols);
+      bool onInner = std::find(symbols.begin(), symbols.end(), inner) != symbols.end();
       if (t.checkLower)
-        checks.push_back(v + " >= 0");
+        checks.push_back(integer(t.value) + " >= 0");
       if (t.checkUpper)
-        checks.push_back(v + " < " + integer(t.extent));
+        checks.push_back(integer(chunk > 1 && onInner ? t.value + Expr(int64_t{chunk - 1})
+                                                      : t.value) +
+                         " < " + integer(t.extent));
     }
     if (!checks.empty()) {
       code += pad + "if (!(";
@@ -228,10 +276,11 @@ private:
     }
     std::string offset;
     for (size_t d = 0; d < access.coords.size(); ++d)
-      offset += (d ? " + " : "") + std::string("static_cast<long long>(") +
-                integer(access.coords[d]) + ") * static_cast<long long>(" + src.name + "_stride_" +
-                std::to_string(d) + ")";
-    code += pad + "return " + (offset.empty() ? "0" : offset) + ";\n";
+      offset += (d ? " + " : "") + integer(access.coords[d]) + " * " + src.name + "_stride_" +
+                std::to_string(d);
+    code += pad + "return " +
+            (offset.empty() ? std::string("0") : "static_cast<long long>(" + offset + ")") +
+            ";\n";
     code += std::string(indent_ * 2, ' ') + "}";
     return code;
   }
@@ -245,8 +294,9 @@ private:
       vector = d_.vectorThreads() > 0 &&
                passes::planVectorAccess(access, elementBytes(v->param), passes::kDotLoopChunk);
       return "ntc_args." + src.name + ", " + ns_ + "::convert<" + T + ">(" +
-             doubleLiteral(src.other.value_or(0.0)) + "), " +
-             offsetLambda(access, v->param, "const Index " + name(s.var) + ", ");
+             doubleLiteral(src.other.value_or(0.0)) + ")" +
+             accessLambdas(access, v->param, vector ? passes::kDotLoopChunk : 0,
+                           "const Index " + name(s.var) + ", ");
     };
     bool vectorA = false, vectorB = false;
     std::string a = operand(loop.a, vectorA), b = operand(loop.b, vectorB);
@@ -263,8 +313,9 @@ private:
   void store(const StmtNode &s) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
     passes::Access access = resolve(s.param, s.subscripts);
-    line(ns_ + "::store" + vectorSuffix(access, s.param) + "(ntc_args." + src.name + ", " +
-         tile(s.value) + ", " + offsetLambda(access, s.param) + ");");
+    int chunk = vectorChunk(access, s.param);
+    line(ns_ + "::store" + (chunk ? "_vec" : "") + "(ntc_args." + src.name + ", " +
+         tile(s.value) + accessLambdas(access, s.param, chunk) + ");");
   }
 
   // ---- values ------------------------------------------------------------------------------
@@ -316,10 +367,10 @@ private:
         return {it->second, true};
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
       passes::Access access = resolve(v->param, v->subscripts);
-      return {create("load" + vectorSuffix(access, v->param), T, v->type.shape) + "ntc_args." +
-                  src.name + ", " + ns_ + "::convert<" + T + ">(" +
-                  doubleLiteral(src.other.value_or(0.0)) + "), " + offsetLambda(access, v->param) +
-                  ")",
+      int chunk = vectorChunk(access, v->param);
+      return {create(chunk ? "load_vec" : "load", T, v->type.shape) + "ntc_args." + src.name +
+                  ", " + ns_ + "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) +
+                  ")" + accessLambdas(access, v->param, chunk) + ")",
               true};
     }
     case ValueKind::ScalarParam:
@@ -447,6 +498,7 @@ private:
   std::ostringstream &os_;
   std::set<std::string> known_;
   std::map<std::string, std::string> hoisted_; ///< load key -> local holding it
+  std::vector<const StmtNode *> loops_;         ///< the enclosing loops, outermost first
   int loadCounter_ = 0;
   int indent_ = 0;
 };

@@ -353,16 +353,21 @@ __global__ void __launch_bounds__(Th)
         const int r = pm * BM + i[0], c = k * BK + i[1];
         return r < M && c < K ? static_cast<long long>(r) * K + c : dev::masked;
       },
+      [&](const int k, const int *i) -> long long {
+        const int r = pm * BM + i[0], c = k * BK + i[1];
+        return r < M && c + 7 < K ? static_cast<long long>(r) * K + c : dev::masked;
+      },
       rhs, dev::convert<dev::float16>(0.0),
       [&](const int k, const int *i) -> long long {
         const int r = k * BK + i[0], c = pn * BN + i[1];
         return r < K && c < N ? static_cast<long long>(r) * N + c : dev::masked;
       },
-      smem);
-  dev::store_vec(output, dev::cast<dev::float16>(acc), [&](const int *i) -> long long {
+      dev::no_chunk{}, smem);
+  auto offset = [&](const int *i) -> long long {
     const int r = pm * BM + i[0], c = pn * BN + i[1];
     return r < M && c < N ? static_cast<long long>(r) * N + c : dev::masked;
-  });
+  };
+  dev::store_vec(output, dev::cast<dev::float16>(acc), offset, dev::no_chunk{});
 }
 
 /// The row softmax with vector accesses (the dispatcher's aligned variant).
@@ -376,9 +381,16 @@ __global__ void __launch_bounds__(Th)
     return row + i[0] < rows && i[1] < cols ? static_cast<long long>(row + i[0]) * cols + i[1]
                                             : ntc::dev::masked;
   };
-  const auto x = dev::load_vec<float, Shape<1, W>, Th>(input, -__builtin_huge_val(), offset);
+  constexpr int V = dev::Tile<float, Shape<1, W>, Th>::V;
+  auto chunk = [&](const int *i) -> long long {
+    return row + i[0] < rows && i[1] + V - 1 < cols
+               ? static_cast<long long>(row + i[0]) * cols + i[1]
+               : ntc::dev::masked;
+  };
+  const auto x =
+      dev::load_vec<float, Shape<1, W>, Th>(input, -__builtin_huge_val(), offset, chunk);
   const auto numerator = dev::exp(x - dev::cast<float>(dev::max(x, smem)));
-  dev::store_vec(output, numerator / dev::cast<float>(dev::sum(numerator, smem)), offset);
+  dev::store_vec(output, numerator / dev::cast<float>(dev::sum(numerator, smem)), offset, chunk);
 }
 
 template __global__ void conversion_kernel<128>(void *, const void *);

@@ -1157,7 +1157,8 @@ template <int Th> void masked_memory() {
 /// load_vec/store_vec against load/store: an (R, C) window of a matrix with leading dimension
 /// ld (a multiple of 4, so rows start 16-byte aligned) through a larger tile, masked tail.
 template <class T, class S, int Th> void vector_memory(const char *name) {
-  constexpr int R = S::dim(0) - 3, C = S::dim(1) - 5, ld = S::dim(1) + 4;
+  constexpr int R = S::dim(0) - 3, C = S::dim(1) - 5, ld = S::dim(1) + 8;
+  constexpr int V = dev::Tile<T, S, Th>::V;
   using H = host_t<T>;
   static_assert(dev::Tile<T, S, Th>::V > 1, "vector_memory: the tile must have chunks");
   const hvec<H> a = random_values<H>(R * ld, -10, 10);
@@ -1171,12 +1172,17 @@ template <class T, class S, int Th> void vector_memory(const char *name) {
         return dev::masked;
       return (long long)i[0] * ld + i[1];
     };
+    auto chunk = [](const int *i) -> long long {
+      if (!(i[0] < R && i[1] + V - 1 < C))
+        return dev::masked;
+      return (long long)i[0] * ld + i[1];
+    };
     const auto t = dev::load<T, S, Th>(pa, -1, offset);
-    const auto u = dev::load_vec<T, S, Th>(pa, -1, offset);
+    const auto u = dev::load_vec<T, S, Th>(pa, -1, offset, chunk);
     dev::store(pp, t, RowMajor<S>{});
-    dev::store_vec(pv, u, RowMajor<S>{});
+    dev::store_vec(pv, u, RowMajor<S>{}, RowMajor<S>{});
     dev::store(po, t, offset);
-    dev::store_vec(pw, u, offset);
+    dev::store_vec(pw, u, offset, chunk);
   });
   const std::string n = std::string("load_vec/store_vec ") + name;
   check<H>(n + " (tile)", vec.get(), host_tile<H>(shape_of<S>(), plain.get()), bits());
@@ -1208,8 +1214,17 @@ void dot_loop_test(const char *name) {
           const int row = k * BK + i[0], col = i[1];
           return row < K && col < N ? (long long)row * N + col : dev::masked;
         };
+        auto a_chunk = [](int k, const int *i) -> long long {
+          const int row = i[0], col = k * BK + i[1];
+          return row < M && col + 7 < K ? (long long)row * K + col : dev::masked;
+        };
+        auto b_chunk = [](int k, const int *i) -> long long {
+          const int row = k * BK + i[0], col = i[1];
+          return row < K && col + 7 < N ? (long long)row * N + col : dev::masked;
+        };
         dev::dot_loop<Stages, Vec, Vec, T, BM, BK, BN, Th>(acc, 0, (K + BK - 1) / BK, pa, T(0.0f),
-                                                           a_offset, pb, T(0.0f), b_offset, smem);
+                                                           a_offset, a_chunk, pb, T(0.0f),
+                                                           b_offset, b_chunk, smem);
         dev::store(pc, acc, RowMajor<Shape<BM, BN>>{});
       },
       bytes);

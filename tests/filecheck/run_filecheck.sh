@@ -6,6 +6,8 @@
 #   ntc -o WORKDIR/gen --target cpu [ARGS] SOURCE, then
 #     FileCheck --check-prefix=CPP SOURCE < WORKDIR/gen/<stem>.cpp          (if there are CPP lines)
 #     FileCheck --check-prefix=HDR SOURCE < WORKDIR/gen/<stem>.h            (if there are HDR lines)
+#   ntc -o WORKDIR/cu --target cuda [ARGS] SOURCE, then
+#     FileCheck --check-prefix=CU SOURCE < WORKDIR/cu/<stem>.cu             (if there are CU lines)
 #
 # ARGS: the words after `// NTC-ARGS:` lines of SOURCE (e.g. `// NTC-ARGS: --kernel foo`).
 set -euo pipefail
@@ -43,8 +45,15 @@ if grep -Eq '^// (CPP|HDR)(-[A-Z]+)?:' "$source"; then
   done
   ran=1
 fi
+if grep -Eq '^// CU(-[A-Z]+)?:' "$source"; then
+  echo "+ ntc -o $work/cu --target cuda ${args[*]} $source"
+  "$ntc" -o "$work/cu" --target cuda "${args[@]}" "$source"
+  echo "+ FileCheck --check-prefix=CU $source < $stem.cu"
+  "$filecheck" --dump-input=fail --check-prefix=CU --input-file "$work/cu/$stem.cu" "$source"
+  ran=1
+fi
 if [ $ran -eq 0 ]; then
-  echo "$source has no CHECK, CPP or HDR lines" >&2
+  echo "$source has no CHECK, CPP, HDR or CU lines" >&2
   exit 1
 fi
 echo "passed"

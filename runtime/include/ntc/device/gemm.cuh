@@ -61,9 +61,9 @@ __device__ inline void ldmatrix_x4_trans(uint32_t (&r)[4], const void *row) {
 
 /// Copies the R×C operand tile of one step into a swizzled shared tile: chunk by chunk of 8
 /// elements (16 bytes); offset(index) gives the element offset of tile element index[0..1] or
-/// `masked`.
-template <bool Vector, class T, int R, int C, int Th, class F>
-__device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset) {
+/// `masked`, chunk(index) that of the 8 elements from index when all are in bounds (load_vec).
+template <bool Vector, class T, int R, int C, int Th, class F, class G>
+__device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset, G chunk) {
   constexpr int per_row = C / 8, chunks = R * per_row;
 #pragma unroll
   for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
@@ -74,11 +74,8 @@ __device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset) {
     T *dst = tile + layout::swizzled_offset(row, col, C, int(sizeof(T)));
     int index[2] = {row, col};
     if constexpr (Vector) {
-      const long long first = static_cast<long long>(offset(static_cast<const int *>(index)));
-      index[1] += 7;
-      const long long last = static_cast<long long>(offset(static_cast<const int *>(index)));
-      index[1] -= 7;
-      if (first != masked && last != masked) {
+      const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
+      if (first != masked) {
         ::ntc::dev::detail::cp_async_16(dst, base + first);
         continue;
       }
@@ -113,14 +110,15 @@ NTC_DEV_HD constexpr std::size_t dot_loop_smem_bytes() {
 
 /// acc += Σ over k in [begin, end) of A_k · B_k, where A_k (BM×BK) and B_k (BK×BN) are the
 /// masked loads base_a[a_offset(k, index)] (fill_a where masked) and likewise for B; the
-/// offset callables take (k, const int *index). VecA/VecB: the load_vec contract holds for the
-/// chunks of 8 elements of that operand (the dispatcher checked alignment). Uses
+/// offset callables take (k, const int *index). VecA/VecB: a_chunk/b_chunk give the offsets of
+/// chunks of 8 elements under the contract of load_vec (the dispatcher checked alignment);
+/// otherwise they are not called (pass no_chunk{}). Uses
 /// dot_loop_smem_bytes<T, BM, BK, BN, Th, Stages>() bytes of smem.
 template <int Stages, bool VecA, bool VecB, class T, int BM, int BK, int BN, int Th, class Index,
-          class FA, class FB>
+          class FA, class CA, class FB, class CB>
 __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin, Index end,
-                                const T *base_a, T fill_a, FA a_offset, const T *base_b, T fill_b,
-                                FB b_offset, Smem smem) {
+                                const T *base_a, T fill_a, FA a_offset, CA a_chunk,
+                                const T *base_b, T fill_b, FB b_offset, CB b_chunk, Smem smem) {
   static_assert(Stages >= 2, "ntc::dev::dot_loop: at least two stages");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {
@@ -140,10 +138,12 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
         unsigned char *stage = smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
         detail::gemm_copy<VecA, T, BM, BK, Th>(
             reinterpret_cast<T *>(stage), base_a, fill_a,
-            [&](const int *index) { return a_offset(k, index); });
+            [&](const int *index) { return a_offset(k, index); },
+            [&](const int *index) { return a_chunk(k, index); });
         detail::gemm_copy<VecB, T, BK, BN, Th>(
             reinterpret_cast<T *>(stage + b_start), base_b, fill_b,
-            [&](const int *index) { return b_offset(k, index); });
+            [&](const int *index) { return b_offset(k, index); },
+            [&](const int *index) { return b_chunk(k, index); });
       }
       detail::cp_async_commit();
     };

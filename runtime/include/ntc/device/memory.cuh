@@ -109,13 +109,20 @@ template <class R, class S> inline constexpr bool vector_tile_v =
 
 } // namespace detail
 
-/// load() with vector accesses. Contract (the compiler proves it, or the dispatcher checks it
-/// before choosing this variant): wherever the first and the last element of a chunk (V
-/// consecutive elements of one row) are both unmasked, all V are, they are consecutive in memory
-/// from base + offset(first), and that address is aligned to the access width
-/// (min(16, V·sizeof(T)) bytes). Other chunks are read element by element, like load().
-template <class T, class S, int Threads, class O, class F>
-__device__ inline Tile<T, S, Threads> load_vec(const T *base, O other, F offset) {
+/// The chunk callable of an access that has no vector form (always `masked`: every chunk goes
+/// element by element).
+struct no_chunk {
+  template <class... A> __device__ long long operator()(A...) const { return masked; }
+};
+
+/// load() with vector accesses. chunk(index) is the offset of the chunk of V (Tile::V)
+/// consecutive elements of one row that starts at `index`, or `masked` unless all V are in
+/// bounds. Contract (the compiler proves it, or the dispatcher checks it before choosing this
+/// variant): where chunk() is not `masked`, the V elements are consecutive in memory from
+/// base + chunk(index), which is aligned to the access width (min(16, V·sizeof(T)) bytes).
+/// Other chunks are read element by element with offset(), like load().
+template <class T, class S, int Threads, class O, class F, class C>
+__device__ inline Tile<T, S, Threads> load_vec(const T *base, O other, F offset, C chunk) {
   using R = Tile<T, S, Threads>;
   if constexpr (!detail::vector_tile_v<R, S>) {
     return ::ntc::dev::load<T, S, Threads>(base, other, offset);
@@ -128,17 +135,14 @@ __device__ inline Tile<T, S, Threads> load_vec(const T *base, O other, F offset)
     for (int c = 0; c < R::Slots / V; ++c) {
       int index[S::rank];
       S::unravel(r.linear(c * V), index);
-      const long long first = static_cast<long long>(offset(static_cast<const int *>(index)));
-      index[S::rank - 1] += V - 1;
-      const long long last = static_cast<long long>(offset(static_cast<const int *>(index)));
-      if (first != masked && last != masked) {
+      const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
+      if (first != masked) {
 #pragma unroll
         for (int w = 0; w < V / W; ++w) {
           const Word word = reinterpret_cast<const Word *>(base + first)[w];
           std::memcpy(&r.v[c * V + w * W], &word, B);
         }
       } else {
-        index[S::rank - 1] -= V - 1;
 #pragma unroll
         for (int k = 0; k < V; ++k, ++index[S::rank - 1]) {
           const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
@@ -151,8 +155,8 @@ __device__ inline Tile<T, S, Threads> load_vec(const T *base, O other, F offset)
 }
 
 /// store() with vector accesses, under the contract of load_vec.
-template <class T, class U, class S, int Threads, class F>
-__device__ inline void store_vec(T *base, const Tile<U, S, Threads> &value, F offset) {
+template <class T, class U, class S, int Threads, class F, class C>
+__device__ inline void store_vec(T *base, const Tile<U, S, Threads> &value, F offset, C chunk) {
   using R = Tile<U, S, Threads>;
   if constexpr (!detail::vector_tile_v<R, S>) {
     ::ntc::dev::store(base, value, offset);
@@ -163,10 +167,8 @@ __device__ inline void store_vec(T *base, const Tile<U, S, Threads> &value, F of
     for (int c = 0; c < R::Slots / V; ++c) {
       int index[S::rank];
       S::unravel(value.linear(c * V), index);
-      const long long first = static_cast<long long>(offset(static_cast<const int *>(index)));
-      index[S::rank - 1] += V - 1;
-      const long long last = static_cast<long long>(offset(static_cast<const int *>(index)));
-      if (first != masked && last != masked) {
+      const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
+      if (first != masked) {
 #pragma unroll
         for (int w = 0; w < V / W; ++w) {
           T packed[W];
@@ -178,7 +180,6 @@ __device__ inline void store_vec(T *base, const Tile<U, S, Threads> &value, F of
           reinterpret_cast<Word *>(base + first)[w] = word;
         }
       } else {
-        index[S::rank - 1] -= V - 1;
 #pragma unroll
         for (int k = 0; k < V; ++k, ++index[S::rank - 1]) {
           const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));

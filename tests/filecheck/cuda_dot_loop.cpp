@@ -1,0 +1,55 @@
+// The GEMM main loop on the GPU: `for k: acc += dot(load a[k], load b[k])` becomes one
+// ntc::dev::dot_loop call (3 shared stages for 128×64 + 64×128 float16 tiles), metas default to
+// 128/128/64 on the GPU, the loop bound check of the operands' k level is dropped (the loop
+// guarantees it), and the vector twin passes chunk callables for both operands. A loop that does
+// more than accumulate a dot stays a loop.
+
+#include <ntc/dsl.hpp>
+
+constexpr nt::Symbol BM = nt::block_size("BLOCK_SIZE_M", 64, 128);
+constexpr nt::Symbol BN = nt::block_size("BLOCK_SIZE_N", 64, 256);
+constexpr nt::Symbol BK = nt::block_size("BLOCK_SIZE_K", 32, 64);
+
+NT_ARRANGEMENT auto mm_arrangement(nt::Tensor lhs, nt::Tensor rhs, nt::Tensor output) {
+  auto output_arranged = output.tile({BM, BN});
+  auto lhs_arranged = lhs.tile({BM, BK}).tile({1, -1}).expand({-1, output_arranged.shape(1)});
+  lhs_arranged.dtype() = lhs_arranged.dtype().squeeze(0);
+  auto rhs_arranged = rhs.tile({BK, BN}).tile({-1, 1}).expand({output_arranged.shape(0), -1});
+  rhs_arranged.dtype() = rhs_arranged.dtype().squeeze(1);
+  return nt::arrange(lhs_arranged, rhs_arranged, output_arranged);
+}
+
+NT_APPLICATION void mm_application(nt::Tile lhs, nt::Tile rhs, nt::Tile output) {
+  auto accumulator = ntl::zeros(output.shape(), ntl::float32);
+  for (int k = 0; k < lhs.shape(0); ++k)
+    accumulator += ntl::dot(lhs[k], rhs[k]);
+  output = accumulator.to(ntl::float16);
+}
+
+NT_APPLICATION void scaled_application(nt::Tile lhs, nt::Tile rhs, nt::Tile output) {
+  auto accumulator = ntl::zeros(output.shape(), ntl::float32);
+  for (int k = 0; k < lhs.shape(0); ++k)
+    accumulator = accumulator * 0.5f + ntl::dot(lhs[k], rhs[k]);
+  output = accumulator.to(ntl::float16);
+}
+
+NT_KERNEL(mm, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
+NT_KERNEL(scaled_mm, mm_arrangement, scaled_application, nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
+
+// CU: // mm with BLOCK_SIZE_K=64 BLOCK_SIZE_M=128 BLOCK_SIZE_N=128; 256 threads, 98368 bytes of shared memory.
+// CU: // for l_k: t_accumulator += dot(a, b), pipelined over 3 shared stages.
+// CU-NEXT: ntc::dev::dot_loop<3, false, false, ntc::dev::float16, 128, 64, 128, 256>(t_accumulator, static_cast<Index>(0), static_cast<Index>(ntc::rt::ceil_div<Index>(lhs_size_1, 64)), ntc_args.lhs
+// CU-NOT: l_k <
+// CU: ntc::dev::no_chunk{}, ntc_args.rhs
+// CU: ntc::dev::no_chunk{}, ntc_smem);
+// CU: mm_program0_vec(
+// CU: ntc::dev::dot_loop<3, true, true, ntc::dev::float16, 128, 64, 128, 256>(
+// CU: ((64 * l_k) + lane1 + 7) < lhs_size_1
+// CU: (lane1 + (128 * pid1) + 7) < rhs_size_1
+// CU: if (ntc::rt::vector_ready(lhs, 1, 8) && ntc::rt::vector_ready(rhs, 1, 8) && ntc::rt::vector_ready(output, 1, 8)) {
+// CU-LABEL: scaled_mm_program0(
+// CU-NOT: dot_loop
+// CU: for (Index l_k = 0;
+// CU: ntc::dev::dot<float>(
