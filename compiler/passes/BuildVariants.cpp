@@ -8,8 +8,6 @@ namespace {
 /// Smallest padded tile extent compiled (smaller run-time extents use it, masked).
 constexpr int64_t kMinPaddedExtent = 16;
 
-/// The block size the GPU default grows meta-parameters towards.
-constexpr int64_t kGpuBlockSize = 128;
 
 using Axis = std::pair<std::string, std::vector<int64_t>>;
 
@@ -23,25 +21,11 @@ std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
 
 } // namespace
 
-std::map<std::string, int64_t> defaultMetaValues(const KernelSpec &spec, Target target) {
-  std::map<std::string, int64_t> values;
-  for (const MetaParam &m : spec.metas) {
-    int64_t v = m.lo;
-    // On the GPU, block sizes grow towards 128: tiles of 128×128 (×64) keep the tensor cores
-    // and the memory system busy with one block per program (see docs/decisions.md).
-    if (target == Target::Cuda)
-      while (v * 2 <= m.hi && v * 2 <= kGpuBlockSize)
-        v *= 2;
-    values[m.name] = v;
-  }
-  return values;
-}
-
 std::vector<Variant> buildVariants(const kir::Function &f, Target target) {
   std::vector<Axis> axes;
   // Only meta-parameter values the dispatcher can pick are compiled: without a tuning table
   // that is the analytic default of the target.
-  for (const auto &[name, value] : defaultMetaValues(f.spec, target))
+  for (const auto &[name, value] : defaultMetaValues(f, target))
     axes.push_back({name, {value}});
   for (const kir::PaddedExtent &p : f.padded)
     axes.push_back({p.symbol, powersOfTwo(std::min(kMinPaddedExtent, p.upperBound), p.upperBound)});

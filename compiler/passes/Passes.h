@@ -57,9 +57,15 @@ enum class Target { Cpu, Cuda };
 /// constexpr scalar values and index widths.
 std::vector<Variant> buildVariants(const kir::Function &f, Target target);
 
-/// The meta-parameter values used without a tuning table: the lower bound on the CPU; on the
-/// GPU the largest power of two within the bounds that is at most 128.
-std::map<std::string, int64_t> defaultMetaValues(const KernelSpec &spec, Target target);
+/// default-metas: the meta-parameter values used without a tuning table. On the CPU the lower
+/// bounds. On the GPU, a kernel with GEMM main loops (planDotLoop) gets the allowed values
+/// whose loops have the most arithmetic per byte (bm·bn / (bm + bn)), then the deepest ring
+/// and the larger k step, among those whose accumulator fits 128 registers per thread;
+/// otherwise every block size grows towards 128.
+std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target);
+
+/// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256.
+int blockThreads(const kir::Function &specialized);
 
 /// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
 /// check that every tile shape became a constant. Throws std::runtime_error otherwise.

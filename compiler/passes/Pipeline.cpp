@@ -38,7 +38,7 @@ CompiledKernel runPipeline(const kir::Function &f, Target target, std::ostream *
   k.function = f;
   if (trace)
     *trace << "// -----// IR after translate //----- //\n" << kir::print(f);
-  k.grid = fixMetas(inferGrid(f), defaultMetaValues(f.spec, target));
+  k.grid = fixMetas(inferGrid(f), defaultMetaValues(f, target));
   if (trace) {
     *trace << "// -----// after infer-grid //----- //\n";
     printGrid(f, k.grid, *trace);

@@ -10,6 +10,8 @@
 
 #include <ntc/device/layout.cuh>
 
+#include <algorithm>
+
 namespace ntc::passes {
 
 namespace {
@@ -68,7 +70,7 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads) {
   plan.bk = *bk;
   plan.bn = *bn;
   int64_t stage = align16(2 * *bm * *bk) + align16(2 * *bk * *bn);
-  plan.stages = 3 * stage <= kRingBudget ? 3 : 2;
+  plan.stages = static_cast<int>(std::clamp<int64_t>(kRingBudget / stage, 2, 4));
   plan.smemBytes = plan.stages * stage;
   // The write-back to the accumulator's layout goes through the ring, 8 rows at least.
   if (plan.smemBytes > 2 * kRingBudget || plan.smemBytes < 8 * 4 * *bn)

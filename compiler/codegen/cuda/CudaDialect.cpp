@@ -86,15 +86,7 @@ std::string CudaDialect::epilogue() const { return "}\n\n"; }
 int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
 int CudaDialect::dotLoopThreads() const { return threads_; }
 
-int cudaThreads(const kir::Function &specialized) {
-  int64_t largest = 1;
-  forEachValue(specialized.body,
-               [&](const kir::Value &v) { largest = std::max(largest, numel(v->type.shape)); });
-  int threads = 32;
-  while (threads < 256 && threads * 4 < largest)
-    threads *= 2;
-  return threads;
-}
+int cudaThreads(const kir::Function &specialized) { return passes::blockThreads(specialized); }
 
 int64_t cudaSharedBytes(const kir::Function &specialized, int threads) {
   int64_t need = 0;

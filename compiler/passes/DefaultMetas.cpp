@@ -1,0 +1,132 @@
+//===- DefaultMetas.cpp - meta-parameter values without a tuning table ----===//
+//
+// Until a tuning table picks per shape, every kernel is compiled for one analytic choice of
+// its meta-parameters. On the GPU the choice is driven by the GEMM main loops: each allowed
+// combination is specialized and its loops planned (planDotLoop); the winner has the most
+// arithmetic per byte moved, then the deepest ring of shared stages, then the larger k step.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+
+namespace ntc::passes {
+
+namespace {
+
+/// The block size that GPU block sizes grow towards when no GEMM loop decides.
+constexpr int64_t kGpuBlockSize = 128;
+/// Float accumulator registers per thread that a planned loop may hold.
+constexpr int64_t kAccumulatorRegisters = 128;
+
+int64_t numel(const std::vector<Expr> &shape) {
+  int64_t n = 1;
+  for (const Expr &e : shape)
+    n *= e.asConst().value_or(1);
+  return n;
+}
+
+/// Every allowed combination of meta-parameter values (powers of two in [lo, hi]).
+std::vector<std::map<std::string, int64_t>> combinations(const KernelSpec &spec) {
+  std::vector<std::map<std::string, int64_t>> all{{}};
+  for (const MetaParam &m : spec.metas) {
+    std::vector<std::map<std::string, int64_t>> next;
+    for (const auto &c : all)
+      for (int64_t v = m.lo; v <= m.hi; v *= 2) {
+        auto d = c;
+        d[m.name] = v;
+        next.push_back(d);
+        if (v <= 0)
+          break;
+      }
+    all = std::move(next);
+  }
+  return all;
+}
+
+/// (arithmetic intensity, stages, k step) of the weakest GEMM loop of a specialized kernel,
+/// or nullopt when it has none or one does not fit.
+std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &specialized) {
+  int threads = blockThreads(specialized);
+  std::optional<std::tuple<double, int, int64_t>> worst;
+  bool fits = true;
+  std::function<void(const std::vector<kir::Stmt> &)> walk =
+      [&](const std::vector<kir::Stmt> &body) {
+        for (const kir::Stmt &s : body) {
+          if (auto loop = planDotLoop(s, threads)) {
+            if (loop->bm * loop->bn > kAccumulatorRegisters * threads)
+              fits = false;
+            double intensity = double(loop->bm * loop->bn) / double(loop->bm + loop->bn);
+            auto mine = std::make_tuple(intensity, loop->stages, loop->bk);
+            if (!worst || mine < *worst)
+              worst = mine;
+          }
+          walk(s->body);
+          walk(s->orelse);
+        }
+      };
+  walk(specialized.body);
+  if (!fits)
+    return std::nullopt;
+  return worst;
+}
+
+} // namespace
+
+int blockThreads(const kir::Function &specialized) {
+  int64_t largest = 1;
+  std::function<void(const kir::Value &)> visit = [&](const kir::Value &v) {
+    largest = std::max(largest, numel(v->type.shape));
+    for (const kir::Value &o : v->operands)
+      visit(o);
+  };
+  std::function<void(const std::vector<kir::Stmt> &)> walk =
+      [&](const std::vector<kir::Stmt> &body) {
+        for (const kir::Stmt &s : body) {
+          if (s->value)
+            visit(s->value);
+          walk(s->body);
+          walk(s->orelse);
+        }
+      };
+  walk(specialized.body);
+  int threads = 32;
+  while (threads < 256 && threads * 4 < largest)
+    threads *= 2;
+  return threads;
+}
+
+std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target) {
+  std::map<std::string, int64_t> values;
+  for (const MetaParam &m : f.spec.metas) {
+    int64_t v = m.lo;
+    if (target == Target::Cuda)
+      while (v * 2 <= m.hi && v * 2 <= kGpuBlockSize)
+        v *= 2;
+    values[m.name] = v;
+  }
+  if (target != Target::Cuda || f.spec.metas.empty())
+    return values;
+  // GEMM loops decide. Padded extents take their smallest compiled value for the comparison.
+  std::optional<std::tuple<double, int, int64_t>> best;
+  for (auto candidate : combinations(f.spec)) {
+    auto full = candidate;
+    for (const kir::PaddedExtent &p : f.padded)
+      full[p.symbol] = std::min<int64_t>(16, p.upperBound);
+    std::optional<std::tuple<double, int, int64_t>> s;
+    try {
+      s = score(specialize(f, full));
+    } catch (const std::exception &) {
+      continue; // a combination the kernel rejects (e.g. a compile-time assertion)
+    }
+    if (s && (!best || *s > *best)) {
+      best = s;
+      values = candidate;
+    }
+  }
+  return values;
+}
+
+} // namespace ntc::passes
