@@ -1,6 +1,7 @@
 // The GEMM main loop on the GPU: `for k: acc += dot(load a[k], load b[k])` becomes one
-// ntc::dev::dot_loop call (3 shared stages for 128×64 + 64×128 float16 tiles), metas default to
-// 128/128/64 on the GPU, the loop bound check of the operands' k level is dropped (the loop
+// ntc::dev::dot_loop call, the GPU meta default picks the loop with the most arithmetic per byte
+// (128×256 blocks, k step 32: a ring of 4 stages of 128×32 + 32×256 float16 tiles; the float
+// tile for the write-back sets the shared memory: 128·256·4 + 64 bytes), the loop bound check of the operands' k level is dropped (the loop
 // guarantees it), and the vector twin passes chunk callables for both operands. A loop that does
 // more than accumulate a dot stays a loop.
 
@@ -38,16 +39,16 @@ NT_KERNEL(mm, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
 NT_KERNEL(scaled_mm, mm_arrangement, scaled_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
 
-// CU: // mm with BLOCK_SIZE_K=64 BLOCK_SIZE_M=128 BLOCK_SIZE_N=128; 256 threads, 98368 bytes of shared memory.
-// CU: // for l_k: t_accumulator += dot(a, b), pipelined over 3 shared stages.
-// CU-NEXT: ntc::dev::dot_loop<3, false, false, ntc::dev::float16, 128, 64, 128, 256>(t_accumulator, static_cast<Index>(0), static_cast<Index>(ntc::rt::ceil_div<Index>(lhs_size_1, 64)), ntc_args.lhs
+// CU: // mm with BLOCK_SIZE_K=32 BLOCK_SIZE_M=128 BLOCK_SIZE_N=256; 256 threads, 131136 bytes of shared memory.
+// CU: // for l_k: t_accumulator += dot(a, b), pipelined over 4 shared stages.
+// CU-NEXT: ntc::dev::dot_loop<4, false, false, ntc::dev::float16, 128, 32, 256, 256>(t_accumulator, static_cast<Index>(0), static_cast<Index>(ntc::rt::ceil_div<Index>(lhs_size_1, 32)), ntc_args.lhs
 // CU-NOT: l_k <
 // CU: ntc::dev::no_chunk{}, ntc_args.rhs
 // CU: ntc::dev::no_chunk{}, ntc_smem);
 // CU: mm_program0_vec(
-// CU: ntc::dev::dot_loop<3, true, true, ntc::dev::float16, 128, 64, 128, 256>(
-// CU: ((64 * l_k) + lane1 + 7) < lhs_size_1
-// CU: (lane1 + (128 * pid1) + 7) < rhs_size_1
+// CU: ntc::dev::dot_loop<4, true, true, ntc::dev::float16, 128, 32, 256, 256>(
+// CU: ((32 * l_k) + lane1 + 7) < lhs_size_1
+// CU: (lane1 + (256 * pid1) + 7) < rhs_size_1
 // CU: if (ntc::rt::vector_ready(lhs, 1, 8) && ntc::rt::vector_ready(rhs, 1, 8) && ntc::rt::vector_ready(output, 1, 8)) {
 // CU-LABEL: scaled_mm_program0(
 // CU-NOT: dot_loop
