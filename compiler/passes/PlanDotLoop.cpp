@@ -19,9 +19,6 @@ namespace {
 /// Largest ring the planner uses, so that two blocks fit in one H100/H200 SM (227 KiB).
 constexpr int64_t kRingBudget = 100 * 1024;
 
-/// Dynamic shared memory one block may use on every target architecture (sm_80: 163 KiB).
-constexpr int64_t kSharedLimit = 160 * 1024;
-
 int64_t align16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 
 bool isLoad(const kir::Value &v) { return v->kind == kir::ValueKind::Load; }
@@ -74,10 +71,9 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads) {
   plan.bn = *bn;
   int64_t stage = align16(2 * *bm * *bk) + align16(2 * *bk * *bn);
   plan.stages = static_cast<int>(std::clamp<int64_t>(kRingBudget / stage, 2, 4));
-  // The ring, or the float tile the accumulator goes back to the blocked layout through
-  // (ntc::dev::dot_loop_smem_bytes), whichever is larger; within an sm_80 block's limit.
-  plan.smemBytes = std::max(plan.stages * stage, 4 * *bm * *bn);
-  if (plan.smemBytes > kSharedLimit)
+  plan.smemBytes = plan.stages * stage;
+  // The write-back to the accumulator's layout goes through the ring, 8 rows at least.
+  if (plan.smemBytes > 2 * kRingBudget || plan.smemBytes < 8 * 4 * *bn)
     return std::nullopt;
   return plan;
 }

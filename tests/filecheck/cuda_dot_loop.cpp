@@ -1,7 +1,7 @@
 // The GEMM main loop on the GPU: `for k: acc += dot(load a[k], load b[k])` becomes one
 // ntc::dev::dot_loop call, the GPU meta default picks the loop with the most arithmetic per byte
-// (128×256 blocks, k step 32: a ring of 4 stages of 128×32 + 32×256 float16 tiles; the float
-// tile for the write-back sets the shared memory: 128·256·4 + 64 bytes), the loop bound check of the operands' k level is dropped (the loop
+// (128×256 blocks, k step 32: a ring of 4 stages of 128×32 + 32×256 float16 tiles, 4·24 KiB + 64
+// bytes of shared memory), the loop bound check of the operands' k level is dropped (the loop
 // guarantees it), and the vector twin passes chunk callables for both operands. A loop that does
 // more than accumulate a dot stays a loop.
 
@@ -39,7 +39,7 @@ NT_KERNEL(mm, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
 NT_KERNEL(scaled_mm, mm_arrangement, scaled_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
 
-// CU: // mm with BLOCK_SIZE_K=32 BLOCK_SIZE_M=128 BLOCK_SIZE_N=256; 256 threads, 131136 bytes of shared memory.
+// CU: // mm with BLOCK_SIZE_K=32 BLOCK_SIZE_M=128 BLOCK_SIZE_N=256; 256 threads, 98368 bytes of shared memory.
 // CU: // for l_k: t_accumulator += dot(a, b), pipelined over 4 shared stages.
 // CU-NEXT: ntc::dev::dot_loop<4, false, false, ntc::dev::float16, 128, 32, 256, 256>(t_accumulator, static_cast<Index>(0), static_cast<Index>(ntc::rt::ceil_div<Index>(lhs_size_1, 32)), ntc_args.lhs
 // CU-NOT: l_k <

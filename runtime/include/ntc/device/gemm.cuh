@@ -13,8 +13,8 @@
 // * the warps tile the BM×BN block (gemm_warp_rows × the rest); each warp keeps its part of
 //   the accumulator in mma.sync fragments for the whole loop and multiplies with
 //   ldmatrix.x4 (A), ldmatrix.x4.trans (B) and mma.sync.m16n8k16;
-// * at the end the fragments go back to the blocked layout through shared memory (the whole
-//   float tile at once) and are added to acc.
+// * at the end the fragments go back to the blocked layout through shared memory and are
+//   added to acc.
 // Other element types, shapes or architectures take the generic path (one dot per step).
 #pragma once
 
@@ -103,10 +103,9 @@ inline constexpr bool dot_loop_eligible_v =
 /// Shared-memory bytes of dot_loop with `Stages` ring stages.
 template <class T, int BM, int BK, int BN, int Th, int Stages>
 NTC_DEV_HD constexpr std::size_t dot_loop_smem_bytes() {
-  constexpr std::size_t ring = std::size_t(Stages) * detail::gemm_stage_bytes<T, BM, BK, BN>();
-  constexpr std::size_t out = sizeof(float) * std::size_t(BM) * BN;
-  return dot_loop_eligible_v<T, BM, BK, BN, Th> ? (ring > out ? ring : out)
-                                                : dot_smem_bytes<T, BM, BK, BN>();
+  return dot_loop_eligible_v<T, BM, BK, BN, Th>
+             ? std::size_t(Stages) * detail::gemm_stage_bytes<T, BM, BK, BN>()
+             : dot_smem_bytes<T, BM, BK, BN>();
 }
 
 /// acc += Σ over k in [begin, end) of A_k · B_k, where A_k (BM×BK) and B_k (BK×BN) are the
@@ -163,9 +162,7 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
       const T *sb = reinterpret_cast<const T *>(stage + b_start);
 #pragma unroll
       for (int k0 = 0; k0 < BK; k0 += 16) {
-        // All A fragments of the warp's rows, then B two 8-column tiles at a time, each used
-        // at once (fewer live registers than holding every B fragment).
-        uint32_t a[MT][4];
+        uint32_t a[MT][4], b[NT][2];
 #pragma unroll
         for (int m = 0; m < MT; ++m)
           detail::ldmatrix_x4(
@@ -175,37 +172,49 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
           uint32_t r[4];
           detail::ldmatrix_x4_trans(
               r, sb + layout::swizzled_offset(k0 + rb.row, col0 + n * 8 + rb.col, BN, 2));
-          const uint32_t b0[2] = {r[0], r[1]}, b1[2] = {r[2], r[3]};
-#pragma unroll
-          for (int m = 0; m < MT; ++m) {
-            detail::mma_m16n8k16<T>(c[m][n], a[m], b0);
-            detail::mma_m16n8k16<T>(c[m][n + 1], a[m], b1);
-          }
+          b[n][0] = r[0];
+          b[n][1] = r[1];
+          b[n + 1][0] = r[2];
+          b[n + 1][1] = r[3];
         }
+#pragma unroll
+        for (int m = 0; m < MT; ++m)
+#pragma unroll
+          for (int n = 0; n < NT; ++n)
+            detail::mma_m16n8k16<T>(c[m][n], a[m], b[n]);
       }
     }
     detail::cp_async_wait<0>();
 
-    // Back to the blocked layout through shared memory (the ring's, grown to the whole float
-    // tile: dot_loop_smem_bytes), in one pass.
+    // Back to the blocked layout through the ring's memory, CH rows at a time.
+    constexpr std::size_t total = std::size_t(Stages) * stage_bytes;
+    constexpr int fit = int(total / (sizeof(float) * BN)) / 8 * 8;
+    constexpr int CH = fit < BM ? fit : BM;
+    static_assert(CH >= 8, "ntc::dev::dot_loop: ring too small for the write-back");
     float *out = smem.as<float>();
     using Acc = Tile<float, Shape<BM, BN>, Th>;
-    __syncthreads();
+#pragma unroll 1
+    for (int r0 = 0; r0 < BM; r0 += CH) {
+      __syncthreads();
 #pragma unroll
-    for (int m = 0; m < MT; ++m)
+      for (int m = 0; m < MT; ++m)
 #pragma unroll
-      for (int n = 0; n < NT; ++n)
+        for (int n = 0; n < NT; ++n)
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const mma::Coord p = mma::c_coord(lane, 2 * half);
-          *reinterpret_cast<float2 *>(&out[(row0 + m * 16 + p.row) * BN + col0 + n * 8 + p.col]) =
-              make_float2(c[m][n][2 * half], c[m][n][2 * half + 1]);
-        }
-    __syncthreads();
+          for (int i = 0; i < 4; ++i) {
+            const mma::Coord p = mma::c_coord(lane, i);
+            const int row = row0 + m * 16 + p.row;
+            if (row >= r0 && row < r0 + CH)
+              out[(row - r0) * BN + col0 + n * 8 + p.col] = c[m][n][i];
+          }
+      __syncthreads();
 #pragma unroll
-    for (int s = 0; s < Acc::Slots; ++s)
-      if (Acc::owns(s))
-        acc.v[s] = __fadd_rn(acc.v[s], out[Acc::linear(s)]);
+      for (int s = 0; s < Acc::Slots; ++s) {
+        const int e = Acc::linear(s);
+        if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
+          acc.v[s] = __fadd_rn(acc.v[s], out[e - r0 * BN]);
+      }
+    }
     __syncthreads();
   } else
 #endif
