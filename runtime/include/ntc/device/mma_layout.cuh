@@ -15,13 +15,7 @@
 // it gets rows 2(l % 4) and +1 of column l / 4.
 #pragma once
 
-#ifndef NTC_DEV_HD
-#if defined(__CUDACC__)
-#define NTC_DEV_HD __host__ __device__
-#else
-#define NTC_DEV_HD
-#endif
-#endif
+#include <ntc/device/layout.cuh> // NTC_DEV_HD
 
 namespace ntc::dev::mma {
 
