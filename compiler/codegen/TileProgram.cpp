@@ -243,8 +243,8 @@ private:
   /// at the index, or `masked` unless the whole chunk is in bounds (passes::planVectorAccess
   /// has shown that the chunk's mask is an interval of the innermost lane). Offsets are
   /// computed in Index: the int32 variants run only when every tensor's reach fits.
-  std::string offsetLambda(const passes::Access &access, int param,
-                           const std::string &leading = "", int chunk = 1) {
+  std::string offsetLambda(const passes::Access &access, int param, const std::string &leading = "",
+                           int chunk = 1) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[param].source];
     std::string pad(indent_ * 2 + 2, ' ');
     std::string code =
@@ -264,9 +264,9 @@ private:
       if (t.checkLower)
         checks.push_back(integer(t.value) + " >= 0");
       if (t.checkUpper)
-        checks.push_back(integer(chunk > 1 && onInner ? t.value + Expr(int64_t{chunk - 1})
-                                                      : t.value) +
-                         " < " + integer(t.extent));
+        checks.push_back(
+            integer(chunk > 1 && onInner ? t.value + Expr(int64_t{chunk - 1}) : t.value) + " < " +
+            integer(t.extent));
     }
     if (!checks.empty()) {
       code += pad + "if (!(";
@@ -279,8 +279,7 @@ private:
       offset += (d ? " + " : "") + integer(access.coords[d]) + " * " + src.name + "_stride_" +
                 std::to_string(d);
     code += pad + "return " +
-            (offset.empty() ? std::string("0") : "static_cast<long long>(" + offset + ")") +
-            ";\n";
+            (offset.empty() ? std::string("0") : "static_cast<long long>(" + offset + ")") + ";\n";
     code += std::string(indent_ * 2, ' ') + "}";
     return code;
   }
@@ -314,8 +313,8 @@ private:
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
     passes::Access access = resolve(s.param, s.subscripts);
     int chunk = vectorChunk(access, s.param);
-    line(ns_ + "::store" + (chunk ? "_vec" : "") + "(ntc_args." + src.name + ", " +
-         tile(s.value) + accessLambdas(access, s.param, chunk) + ");");
+    line(ns_ + "::store" + (chunk ? "_vec" : "") + "(ntc_args." + src.name + ", " + tile(s.value) +
+         accessLambdas(access, s.param, chunk) + ");");
   }
 
   // ---- values ------------------------------------------------------------------------------
@@ -498,7 +497,7 @@ private:
   std::ostringstream &os_;
   std::set<std::string> known_;
   std::map<std::string, std::string> hoisted_; ///< load key -> local holding it
-  std::vector<const StmtNode *> loops_;         ///< the enclosing loops, outermost first
+  std::vector<const StmtNode *> loops_;        ///< the enclosing loops, outermost first
   int loadCounter_ = 0;
   int indent_ = 0;
 };

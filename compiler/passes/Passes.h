@@ -103,9 +103,10 @@ struct VectorAccess {
 
 /// vector-access: whether an access of elements of `elementBytes` bytes whose tile is read or
 /// written in chunks of `chunk` consecutive elements of a row (the blocked layout of
-/// ntc/device/layout.cuh, or dot_loop's copies) can move whole chunks with vector instructions once the dispatcher has checked the strides and the pointer
-/// (ntc::rt::vector_ready): the innermost lane must walk exactly one coordinate with step 1
-/// from a multiple of the access width, and any mask on that lane must be an interval.
+/// ntc/device/layout.cuh, or dot_loop's copies) can move whole chunks with vector instructions once
+/// the dispatcher has checked the strides and the pointer (ntc::rt::vector_ready): the innermost
+/// lane must walk exactly one coordinate with step 1 from a multiple of the access width, and any
+/// mask on that lane must be an interval.
 std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes, int chunk);
 
 /// The chunk width of an access's tile in the blocked register layout over `threads` threads.
@@ -130,11 +131,11 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
 /// A GEMM main loop `for k: acc = acc + dot(load a[..k..], load b[..k..])` over
 /// float16/bfloat16 operands with a float32 accumulator, planned for ntc::dev::dot_loop.
 struct DotLoop {
-  std::string acc;            ///< the accumulator variable
-  kir::Value a, b;            ///< the operand loads (bm×bk and bk×bn)
+  std::string acc; ///< the accumulator variable
+  kir::Value a, b; ///< the operand loads (bm×bk and bk×bn)
   int64_t bm = 0, bk = 0, bn = 0;
-  int stages = 2;             ///< shared buffers in the ring
-  int64_t smemBytes = 0;      ///< shared memory of the ring
+  int stages = 2;        ///< shared buffers in the ring
+  int64_t smemBytes = 0; ///< shared memory of the ring
 };
 
 /// plan-dot-loop: the plan for running loop `s` as one dot_loop in a block of `threads`

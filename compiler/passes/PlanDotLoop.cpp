@@ -38,8 +38,7 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads) {
   if (update->kind != kir::StmtKind::Assign)
     return std::nullopt;
   const kir::Value &sum = update->value;
-  if (sum->kind != kir::ValueKind::Binary || sum->op != "add" ||
-      sum->type.dtype != DType::Float32)
+  if (sum->kind != kir::ValueKind::Binary || sum->op != "add" || sum->type.dtype != DType::Float32)
     return std::nullopt;
   // acc + dot(...) or dot(...) + acc.
   const kir::Value *acc = nullptr, *product = nullptr;

@@ -82,8 +82,7 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
     simplifyMask(access, grid, f, param);
     int source = f.spec.arranged[param].source;
     int bytes = std::max(1, dtypeBits(f.spec.params[source].dtype) / 8);
-    auto plan =
-        planVectorAccess(access, bytes, chunk > 0 ? chunk : registerChunk(access, threads));
+    auto plan = planVectorAccess(access, bytes, chunk > 0 ? chunk : registerChunk(access, threads));
     if (!plan)
       return;
     for (VectorCondition &c : conditions)

@@ -340,8 +340,8 @@ __global__ void __launch_bounds__(Th)
 /// The GEMM as the code generator emits it for a main loop (dot_loop, pipelined).
 template <int Th, bool Vec>
 __global__ void __launch_bounds__(Th)
-    pipelined_matmul_kernel(const dev::float16 *lhs, const dev::float16 *rhs,
-                            dev::float16 *output, int M, int N, int K) {
+    pipelined_matmul_kernel(const dev::float16 *lhs, const dev::float16 *rhs, dev::float16 *output,
+                            int M, int N, int K) {
   constexpr int BM = 128, BN = 128, BK = 64;
   extern __shared__ __align__(16) unsigned char dynamic[];
   const Smem smem{dynamic};
@@ -387,8 +387,7 @@ __global__ void __launch_bounds__(Th)
                ? static_cast<long long>(row + i[0]) * cols + i[1]
                : ntc::dev::masked;
   };
-  const auto x =
-      dev::load_vec<float, Shape<1, W>, Th>(input, -__builtin_huge_val(), offset, chunk);
+  const auto x = dev::load_vec<float, Shape<1, W>, Th>(input, -__builtin_huge_val(), offset, chunk);
   const auto numerator = dev::exp(x - dev::cast<float>(dev::max(x, smem)));
   dev::store_vec(output, numerator / dev::cast<float>(dev::sum(numerator, smem)), offset, chunk);
 }

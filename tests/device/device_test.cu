@@ -1223,8 +1223,8 @@ void dot_loop_test(const char *name) {
           return row < K && col + 7 < N ? (long long)row * N + col : dev::masked;
         };
         dev::dot_loop<Stages, Vec, Vec, T, BM, BK, BN, Th>(acc, 0, (K + BK - 1) / BK, pa, T(0.0f),
-                                                           a_offset, a_chunk, pb, T(0.0f),
-                                                           b_offset, b_chunk, smem);
+                                                           a_offset, a_chunk, pb, T(0.0f), b_offset,
+                                                           b_chunk, smem);
         dev::store(pc, acc, RowMajor<Shape<BM, BN>>{});
       },
       bytes);

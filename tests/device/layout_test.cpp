@@ -54,8 +54,7 @@ static void blocked_layout() {
           expect(layout::owner(n, threads, e) == t && layout::slot_of(n, threads, e) == s,
                  "owner/slot_of invert element", n, e);
           if (s % v != 0)
-            expect(e == layout::element(n, threads, t, s - 1) + 1, "chunks are consecutive", n,
-                   s);
+            expect(e == layout::element(n, threads, t, s - 1) + 1, "chunks are consecutive", n, s);
         }
       for (int e = 0; e < n; ++e)
         expect(seen[e] == 1, "every element held once", n, e);

@@ -35,7 +35,8 @@ std::string launchCode(const std::string &kernel, const std::string &fn, const P
             indent + "  return ntc::rt::fail(NTC_ERROR_CUDA, std::string(\"" + kernel +
             ": cudaFuncSetAttribute failed: \") + cudaGetErrorString(e));\n";
   code += indent + fn + "<<<dim3(static_cast<unsigned>(ntc_grid)), dim3(" +
-          std::to_string(p.threads) + "), " + smem + ", static_cast<cudaStream_t>(stream)>>>(ntc_args);\n";
+          std::to_string(p.threads) + "), " + smem +
+          ", static_cast<cudaStream_t>(stream)>>>(ntc_args);\n";
   code += indent + "if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)\n" + indent +
           "  return ntc::rt::fail(NTC_ERROR_LAUNCH, std::string(\"" + kernel +
           ": kernel launch failed: \") + cudaGetErrorString(e));\n";
@@ -48,8 +49,10 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
   os << "namespace {\n\n";
   emitArgsStruct(f, "cuda", os);
   for (const auto &[values, specialized] : k.specializations) {
-    Program p{f.spec.name + "_program" + std::to_string(programs.size()), cudaThreads(specialized),
-              0, {}};
+    Program p{f.spec.name + "_program" + std::to_string(programs.size()),
+              cudaThreads(specialized),
+              0,
+              {}};
     p.smem = cudaSharedBytes(specialized, p.threads);
     p.vector = passes::vectorConditions(specialized, k.grid, p.threads);
     programs[values] = p;

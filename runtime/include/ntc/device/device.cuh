@@ -1,6 +1,6 @@
 // The whole device tile library (namespace ntc::dev): element types and conversions, tiles and
-// their elementwise and shape operations, reductions, dot and the GEMM main loop, masked loads and stores, and
-// counter-based random numbers. Generated cuda-backend code includes this header.
+// their elementwise and shape operations, reductions, dot and the GEMM main loop, masked loads and
+// stores, and counter-based random numbers. Generated cuda-backend code includes this header.
 #pragma once
 
 #include <ntc/device/dot.cuh>

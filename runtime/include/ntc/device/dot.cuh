@@ -88,7 +88,8 @@ __device__ inline void dot_simt(Smem smem, Tile<Acc, SC, Th> &c) {
   const TB *sb = smem.as<TB>(dot_b_offset<TA, D::batch, M, K>());
   if constexpr (D::batch == 1 && Th % N == 0 && !Tile<Acc, SC, Th>::replicated &&
                 Tile<Acc, SC, Th>::V == 1) {
-    // Cyclic layout: every slot of a thread is in the same column: one B element per k for all slots.
+    // Cyclic layout: every slot of a thread is in the same column: one B element per k for all
+    // slots.
     const int j = int(threadIdx.x) % N;
     const int i0 = int(threadIdx.x) / N;
     for (int k = 0; k < K; ++k) {

@@ -31,7 +31,8 @@ namespace detail {
 
 /// Bytes of one ring stage: the BM×BK tile of A and the BK×BN tile of B.
 template <class T, int BM, int BK, int BN> NTC_DEV_HD constexpr std::size_t gemm_stage_bytes() {
-  return smem_align(sizeof(T) * std::size_t(BM) * BK) + smem_align(sizeof(T) * std::size_t(BK) * BN);
+  return smem_align(sizeof(T) * std::size_t(BM) * BK) +
+         smem_align(sizeof(T) * std::size_t(BK) * BN);
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -97,8 +98,9 @@ __device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset, G chu
 /// True when dot_loop runs its tensor-core pipeline for these operands (else it runs one
 /// generic dot per step).
 template <class T, int BM, int BK, int BN, int Th>
-inline constexpr bool dot_loop_eligible_v =
-    is_half_v<T> && BK % 16 == 0 && layout::gemm_warp_rows(BM, BN, Th / 32) > 0;
+inline constexpr bool
+    dot_loop_eligible_v = (BK % 16 == 0) &&
+                          (layout::gemm_warp_rows(BM, BN, Th / 32) > 0) && is_half_v<T>;
 
 /// Shared-memory bytes of dot_loop with `Stages` ring stages.
 template <class T, int BM, int BK, int BN, int Th, int Stages>
@@ -117,8 +119,8 @@ NTC_DEV_HD constexpr std::size_t dot_loop_smem_bytes() {
 template <int Stages, bool VecA, bool VecB, class T, int BM, int BK, int BN, int Th, class Index,
           class FA, class CA, class FB, class CB>
 __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin, Index end,
-                                const T *base_a, T fill_a, FA a_offset, CA a_chunk,
-                                const T *base_b, T fill_b, FB b_offset, CB b_chunk, Smem smem) {
+                                const T *base_a, T fill_a, FA a_offset, CA a_chunk, const T *base_b,
+                                T fill_b, FB b_offset, CB b_chunk, Smem smem) {
   static_assert(Stages >= 2, "ntc::dev::dot_loop: at least two stages");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {

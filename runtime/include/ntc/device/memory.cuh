@@ -78,21 +78,11 @@ namespace detail {
 
 /// An unsigned word of `Bytes` bytes (1, 2, 4, 8 or 16) for vector memory accesses.
 template <int Bytes> struct vector_word;
-template <> struct vector_word<1> {
-  using type = unsigned char;
-};
-template <> struct vector_word<2> {
-  using type = unsigned short;
-};
-template <> struct vector_word<4> {
-  using type = unsigned int;
-};
-template <> struct vector_word<8> {
-  using type = uint2;
-};
-template <> struct vector_word<16> {
-  using type = uint4;
-};
+template <> struct vector_word<1> { using type = unsigned char; };
+template <> struct vector_word<2> { using type = unsigned short; };
+template <> struct vector_word<4> { using type = unsigned int; };
+template <> struct vector_word<8> { using type = uint2; };
+template <> struct vector_word<16> { using type = uint4; };
 
 /// Elements of T per vector access in a chunk of V elements: V, halved until at most 16 bytes.
 template <class T, int V> NTC_DEV_HD constexpr int access_width() {
@@ -104,8 +94,9 @@ template <class T, int V> NTC_DEV_HD constexpr int access_width() {
 
 /// True when tiles of this type can use the vector paths: whole chunks of V ≥ 2 elements that
 /// never cross a row.
-template <class R, class S> inline constexpr bool vector_tile_v =
-    !R::replicated && R::V > 1 && S::rank > 0 && S::dim(S::rank - 1) % R::V == 0;
+template <class R, class S>
+inline constexpr bool vector_tile_v = !R::replicated && R::V > 1 && S::rank > 0 &&
+                                      S::dim(S::rank - 1) % R::V == 0;
 
 } // namespace detail
 
