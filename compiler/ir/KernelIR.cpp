@@ -546,4 +546,26 @@ std::string print(const Function &f) {
   return os.str();
 }
 
+void forEachValue(const Value &v, const std::function<void(const Value &)> &f) {
+  f(v);
+  for (const Value &o : v->operands)
+    forEachValue(o, f);
+}
+
+void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f) {
+  for (const Stmt &s : body)
+    if (f(s)) {
+      forEachStmt(s->body, f);
+      forEachStmt(s->orelse, f);
+    }
+}
+
+void forEachValue(const std::vector<Stmt> &body, const std::function<void(const Value &)> &f) {
+  forEachStmt(body, [&](const Stmt &s) {
+    if (s->value)
+      forEachValue(s->value, f);
+    return true;
+  });
+}
+
 } // namespace ntc::kir

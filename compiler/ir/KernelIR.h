@@ -13,6 +13,7 @@
 #include "ir/Kernel.h"
 #include "support/SymExpr.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -160,5 +161,15 @@ DType promote(const Value &a, const Value &b);
 
 /// Readable listing of a function (`--emit ir`).
 std::string print(const Function &f);
+
+/// Calls `f` on `v` and on every value below it (operands after their user).
+void forEachValue(const Value &v, const std::function<void(const Value &)> &f);
+
+/// Calls `f` on every statement of `body`, outermost first; when `f` returns false the
+/// statement's nested bodies are skipped.
+void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f);
+
+/// Calls `f` on every value of every statement of `body`, nested bodies included.
+void forEachValue(const std::vector<Stmt> &body, const std::function<void(const Value &)> &f);
 
 } // namespace ntc::kir

@@ -9,7 +9,6 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
-#include <functional>
 #include <tuple>
 
 namespace ntc::passes {
@@ -52,22 +51,17 @@ std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &speci
   int threads = blockThreads(specialized);
   std::optional<std::tuple<double, int, int64_t>> worst;
   bool fits = true;
-  std::function<void(const std::vector<kir::Stmt> &)> walk =
-      [&](const std::vector<kir::Stmt> &body) {
-        for (const kir::Stmt &s : body) {
-          if (auto loop = planDotLoop(s, threads)) {
-            if (loop->bm * loop->bn > kAccumulatorRegisters * threads)
-              fits = false;
-            double intensity = double(loop->bm * loop->bn) / double(loop->bm + loop->bn);
-            auto mine = std::make_tuple(intensity, loop->stages, loop->bk);
-            if (!worst || mine < *worst)
-              worst = mine;
-          }
-          walk(s->body);
-          walk(s->orelse);
-        }
-      };
-  walk(specialized.body);
+  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
+    if (auto loop = planDotLoop(s, threads)) {
+      if (loop->bm * loop->bn > kAccumulatorRegisters * threads)
+        fits = false;
+      double intensity = double(loop->bm * loop->bn) / double(loop->bm + loop->bn);
+      auto mine = std::make_tuple(intensity, loop->stages, loop->bk);
+      if (!worst || mine < *worst)
+        worst = mine;
+    }
+    return true;
+  });
   if (!fits)
     return std::nullopt;
   return worst;
@@ -77,21 +71,9 @@ std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &speci
 
 int blockThreads(const kir::Function &specialized) {
   int64_t largest = 1;
-  std::function<void(const kir::Value &)> visit = [&](const kir::Value &v) {
+  kir::forEachValue(specialized.body, [&](const kir::Value &v) {
     largest = std::max(largest, numel(v->type.shape));
-    for (const kir::Value &o : v->operands)
-      visit(o);
-  };
-  std::function<void(const std::vector<kir::Stmt> &)> walk =
-      [&](const std::vector<kir::Stmt> &body) {
-        for (const kir::Stmt &s : body) {
-          if (s->value)
-            visit(s->value);
-          walk(s->body);
-          walk(s->orelse);
-        }
-      };
-  walk(specialized.body);
+  });
   int threads = 32;
   while (threads < 256 && threads * 4 < largest)
     threads *= 2;

@@ -12,7 +12,6 @@
 #include <ntc/device/layout.cuh>
 
 #include <algorithm>
-#include <functional>
 
 namespace ntc::passes {
 
@@ -92,29 +91,22 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
       }
     conditions.push_back({source, plan->dim, plan->width});
   };
-  std::function<void(const kir::Value &)> visitValue = [&](const kir::Value &v) {
-    if (v->kind == kir::ValueKind::Load)
-      visitAccess(v->param, v->subscripts, 0);
-    for (const kir::Value &o : v->operands)
-      visitValue(o);
-  };
-  std::function<void(const std::vector<kir::Stmt> &)> visitBody =
-      [&](const std::vector<kir::Stmt> &body) {
-        for (const kir::Stmt &s : body) {
-          if (auto loop = planDotLoop(s, threads)) {
-            for (const kir::Value *v : {&loop->a, &loop->b})
-              visitAccess((*v)->param, (*v)->subscripts, kDotLoopChunk);
-            continue;
-          }
-          if (s->value)
-            visitValue(s->value);
-          if (s->kind == kir::StmtKind::Store)
-            visitAccess(s->param, s->subscripts, 0);
-          visitBody(s->body);
-          visitBody(s->orelse);
-        }
-      };
-  visitBody(f.body);
+  kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
+    // A dot loop's operands are copied in 16-byte chunks; its body is not emitted.
+    if (auto loop = planDotLoop(s, threads)) {
+      for (const kir::Value *v : {&loop->a, &loop->b})
+        visitAccess((*v)->param, (*v)->subscripts, kDotLoopChunk);
+      return false;
+    }
+    if (s->value)
+      kir::forEachValue(s->value, [&](const kir::Value &v) {
+        if (v->kind == kir::ValueKind::Load)
+          visitAccess(v->param, v->subscripts, 0);
+      });
+    if (s->kind == kir::StmtKind::Store)
+      visitAccess(s->param, s->subscripts, 0);
+    return true;
+  });
   return conditions;
 }
 

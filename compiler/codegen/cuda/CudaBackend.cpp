@@ -50,7 +50,7 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
   emitArgsStruct(f, "cuda", os);
   for (const auto &[values, specialized] : k.specializations) {
     Program p{f.spec.name + "_program" + std::to_string(programs.size()),
-              cudaThreads(specialized),
+              passes::blockThreads(specialized),
               0,
               {}};
     p.smem = cudaSharedBytes(specialized, p.threads);

@@ -5,7 +5,6 @@
 #include "codegen/host/HostWrapper.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace ntc::codegen {
 
@@ -26,22 +25,6 @@ int64_t numel(const std::vector<Expr> &shape) {
 }
 
 int64_t bytes(DType t) { return std::max(1, dtypeBits(t) / 8); }
-
-/// Visit every value of a statement list once.
-void forEachValue(const std::vector<kir::Stmt> &body,
-                  const std::function<void(const kir::Value &)> &f) {
-  std::function<void(const kir::Value &)> visit = [&](const kir::Value &v) {
-    f(v);
-    for (const kir::Value &o : v->operands)
-      visit(o);
-  };
-  for (const kir::Stmt &s : body) {
-    if (s->value)
-      visit(s->value);
-    forEachValue(s->body, f);
-    forEachValue(s->orelse, f);
-  }
-}
 
 } // namespace
 
@@ -86,22 +69,15 @@ std::string CudaDialect::epilogue() const { return "}\n\n"; }
 int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
 int CudaDialect::dotLoopThreads() const { return threads_; }
 
-int cudaThreads(const kir::Function &specialized) { return passes::blockThreads(specialized); }
-
 int64_t cudaSharedBytes(const kir::Function &specialized, int threads) {
   int64_t need = 0;
   auto grow = [&](int64_t n) { need = std::max(need, n); };
-  std::function<void(const std::vector<kir::Stmt> &)> dotLoops =
-      [&](const std::vector<kir::Stmt> &body) {
-        for (const kir::Stmt &s : body) {
-          if (auto loop = passes::planDotLoop(s, threads))
-            grow(loop->smemBytes);
-          dotLoops(s->body);
-          dotLoops(s->orelse);
-        }
-      };
-  dotLoops(specialized.body);
-  forEachValue(specialized.body, [&](const kir::Value &v) {
+  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
+    if (auto loop = passes::planDotLoop(s, threads))
+      grow(loop->smemBytes);
+    return true;
+  });
+  kir::forEachValue(specialized.body, [&](const kir::Value &v) {
     int64_t n = numel(v->type.shape);
     switch (v->kind) {
     case kir::ValueKind::Reduce: {

@@ -36,8 +36,6 @@ private:
   bool vectorAccess_;
 };
 
-/// Threads per block for a specialized function (from its largest tile).
-int cudaThreads(const kir::Function &specialized);
 /// Dynamic shared memory a specialized function needs (the largest communicating op).
 int64_t cudaSharedBytes(const kir::Function &specialized, int threads);
 
