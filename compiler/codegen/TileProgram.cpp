@@ -211,7 +211,7 @@ private:
   }
 
   int elementBytes(int param) const {
-    return std::max(1, dtypeBits(f_.spec.params[f_.spec.arranged[param].source].dtype) / 8);
+    return dtypeBytes(f_.spec.params[f_.spec.arranged[param].source].dtype);
   }
 
   /// The lambda computing an element offset of an access to `param` (or `masked`); `leading`

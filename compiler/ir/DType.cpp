@@ -1,6 +1,8 @@
 //===- DType.cpp - element types ------------------------------------------===//
 #include "ir/DType.h"
 
+#include <algorithm>
+
 namespace ntc {
 
 namespace {
@@ -39,6 +41,7 @@ std::optional<DType> dtypeFromName(const std::string &name) {
 }
 
 int dtypeBits(DType t) { return kTypes[static_cast<int>(t)].bits; }
+int dtypeBytes(DType t) { return std::max(1, dtypeBits(t) / 8); }
 
 bool isFloat(DType t) {
   switch (t) {

@@ -31,6 +31,8 @@ const char *dtypeName(DType t);
 std::optional<DType> dtypeFromName(const std::string &name);
 /// Size of one element in bits.
 int dtypeBits(DType t);
+/// Size of one element in bytes as stored in memory (bool: 1).
+int dtypeBytes(DType t);
 /// True for the floating-point types (including 8- and 16-bit ones).
 bool isFloat(DType t);
 /// True for signed and unsigned integer types (not bool).

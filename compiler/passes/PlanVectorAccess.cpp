@@ -80,7 +80,7 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
     Access access = resolveAccess(f, param, subscripts);
     simplifyMask(access, grid, f, param);
     int source = f.spec.arranged[param].source;
-    int bytes = std::max(1, dtypeBits(f.spec.params[source].dtype) / 8);
+    int bytes = dtypeBytes(f.spec.params[source].dtype);
     auto plan = planVectorAccess(access, bytes, chunk > 0 ? chunk : registerChunk(access, threads));
     if (!plan)
       return;

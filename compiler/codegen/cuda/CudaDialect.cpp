@@ -24,8 +24,6 @@ int64_t numel(const std::vector<Expr> &shape) {
   return n;
 }
 
-int64_t bytes(DType t) { return std::max(1, dtypeBits(t) / 8); }
-
 } // namespace
 
 std::string CudaDialect::ns() const { return "ntc::dev"; }
@@ -82,18 +80,18 @@ int64_t cudaSharedBytes(const kir::Function &specialized, int threads) {
     switch (v->kind) {
     case kir::ValueKind::Reduce: {
       const kir::Value &x = v->operands[0];
-      grow((bytes(x->type.dtype) + 8) * (v->allAxes ? threads : numel(x->type.shape)));
+      grow((dtypeBytes(x->type.dtype) + 8) * (v->allAxes ? threads : numel(x->type.shape)));
       break;
     }
     case kir::ValueKind::Dot: {
       const auto &a = v->operands[0]->type.shape, &b = v->operands[1]->type.shape;
       DType in = kir::promote(v->operands[0], v->operands[1]);
-      grow(bytes(in) * (numel(a) + numel(b)) + 16);
+      grow(dtypeBytes(in) * (numel(a) + numel(b)) + 16);
       break;
     }
     case kir::ValueKind::Trans:
     case kir::ValueKind::BroadcastTo:
-      grow(bytes(v->type.dtype) * n);
+      grow(dtypeBytes(v->type.dtype) * n);
       break;
     default:
       // Operands broadcast to this value's shape go through shared memory.
