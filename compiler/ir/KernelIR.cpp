@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <unordered_set>
 
 namespace ntc::kir {
 
@@ -546,10 +547,20 @@ std::string print(const Function &f) {
   return os.str();
 }
 
-void forEachValue(const Value &v, const std::function<void(const Value &)> &f) {
+namespace {
+void visitOnce(const Value &v, const std::function<void(const Value &)> &f,
+               std::unordered_set<const ValueNode *> &seen) {
+  if (!seen.insert(v.get()).second)
+    return;
   f(v);
   for (const Value &o : v->operands)
-    forEachValue(o, f);
+    visitOnce(o, f, seen);
+}
+} // namespace
+
+void forEachValue(const Value &v, const std::function<void(const Value &)> &f) {
+  std::unordered_set<const ValueNode *> seen;
+  visitOnce(v, f, seen);
 }
 
 void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f) {
@@ -561,9 +572,10 @@ void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const S
 }
 
 void forEachValue(const std::vector<Stmt> &body, const std::function<void(const Value &)> &f) {
+  std::unordered_set<const ValueNode *> seen;
   forEachStmt(body, [&](const Stmt &s) {
     if (s->value)
-      forEachValue(s->value, f);
+      visitOnce(s->value, f, seen);
     return true;
   });
 }

@@ -162,14 +162,16 @@ DType promote(const Value &a, const Value &b);
 /// Readable listing of a function (`--emit ir`).
 std::string print(const Function &f);
 
-/// Calls `f` on `v` and on every value below it (operands after their user).
+/// Calls `f` once on `v` and on every distinct value below it (operands after their first
+/// user): shared operands are visited once, so the walk is linear in the number of nodes.
 void forEachValue(const Value &v, const std::function<void(const Value &)> &f);
 
 /// Calls `f` on every statement of `body`, outermost first; when `f` returns false the
 /// statement's nested bodies are skipped.
 void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f);
 
-/// Calls `f` on every value of every statement of `body`, nested bodies included.
+/// Calls `f` once on every distinct value of every statement of `body`, nested bodies
+/// included.
 void forEachValue(const std::vector<Stmt> &body, const std::function<void(const Value &)> &f);
 
 } // namespace ntc::kir

@@ -114,6 +114,11 @@ Layout Layout::withInner(const Layout &inner) const {
   return l;
 }
 
+/// The index of `d` as it enters coordinates: 0 when the dimension has the constant extent 1.
+static Expr valueOf(const Dim &d) {
+  return d.extent.isConst() && d.extent.constValue() == 1 ? Expr(0) : d.index;
+}
+
 Layout Layout::tile(const std::vector<Expr> &tileShape, const std::vector<Expr> &strides,
                     const std::vector<Expr> &dilation, bool floorMode) const {
   const Level &level = levels_[focus_];
@@ -154,7 +159,9 @@ Layout Layout::tile(const std::vector<Expr> &tileShape, const std::vector<Expr> 
     Expr count = (floorMode ? floorDiv(span, s) : ceilDiv(span, s)) + 1;
     Dim o{newIndex(count), count, dim.axis};
     Dim i{newIndex(t), t, dim.axis};
-    subst[dim.index.symbolName()] = o.index * s + i.index * dil;
+    // An index over a single position is always 0: leaving it out keeps coordinates and
+    // bounds small when tiles of size 1 are stacked (a long chain stays linear).
+    subst[dim.index.symbolName()] = valueOf(o) * s + valueOf(i) * dil;
     outer.dims.push_back(o);
     inner.dims.push_back(i);
   }

@@ -509,10 +509,13 @@ Expr Expr::substitute(const std::map<std::string, Expr> &replacements) const {
     return it == replacements.end() ? *this : it->second;
   }
   case ExprKind::Add: {
-    Expr s(0);
+    // One polynomial for the whole sum: linear in the number of terms (a pairwise fold
+    // would rebuild the growing sum once per term).
+    Poly sum;
     for (const Expr &t : operands())
-      s = s + t.substitute(replacements);
-    return s;
+      for (auto &[k, mc] : toPoly(t.substitute(replacements)))
+        addTerm(sum, mc.first, mc.second);
+    return fromPoly(sum);
   }
   case ExprKind::Mul: {
     Expr p(node_->value);
