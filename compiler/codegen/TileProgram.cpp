@@ -9,6 +9,7 @@
 #include "codegen/TileProgram.h"
 
 #include "codegen/CppExpr.h"
+#include "codegen/Names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace ntc::codegen {
 
@@ -24,20 +26,7 @@ using namespace kir;
 
 namespace {
 
-/// A C++ double literal (also inf and nan).
-std::string doubleLiteral(double v) {
-  // INFINITY and NAN (<cmath>) work in host and device code alike.
-  if (std::isinf(v))
-    return v > 0 ? "static_cast<double>(INFINITY)" : "static_cast<double>(-INFINITY)";
-  if (std::isnan(v))
-    return "static_cast<double>(NAN)";
-  std::ostringstream os;
-  os << std::setprecision(17) << v;
-  std::string s = os.str();
-  if (s.find_first_of(".eE") == std::string::npos)
-    s += ".0";
-  return s;
-}
+std::string doubleLiteral(double v) { return cppDoubleLiteral(v); }
 
 /// An emitted value: a C++ expression that is a Tile (isTile) or a plain element.
 struct Emitted {
@@ -52,8 +41,8 @@ public:
       : f_(f), grid_(grid), d_(dialect), ns_(dialect.ns()), os_(os) {
     for (const ParamSpec &p : f.spec.params)
       for (int d = 0; d < p.ndim; ++d) {
-        known_.insert(p.sizeSymbol(d));
-        known_.insert(p.name + "_stride_" + std::to_string(d));
+        known_[p.sizeSymbol(d)] = sizeName(p, d);
+        known_[p.name + "_stride_" + std::to_string(d)] = strideName(p, d);
       }
   }
 
@@ -62,11 +51,10 @@ public:
     indent_ = 1;
     for (const ParamSpec &p : f_.spec.params)
       for (int d = 0; d < p.ndim; ++d) {
-        line("[[maybe_unused]] const Index " + p.sizeSymbol(d) + " = static_cast<Index>(ntc_args." +
-             p.sizeSymbol(d) + ");");
-        std::string stride = p.name + "_stride_" + std::to_string(d);
-        line("[[maybe_unused]] const Index " + stride + " = static_cast<Index>(ntc_args." + stride +
-             ");");
+        line("[[maybe_unused]] const Index " + sizeName(p, d) + " = static_cast<Index>(ntc_args." +
+             sizeName(p, d) + ");");
+        line("[[maybe_unused]] const Index " + strideName(p, d) +
+             " = static_cast<Index>(ntc_args." + strideName(p, d) + ");");
       }
     line(
         "// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
@@ -88,10 +76,15 @@ public:
 private:
   void line(const std::string &s) { os_ << std::string(indent_ * 2, ' ') << s << "\n"; }
 
+  /// The C++ name of an integer symbol: sizes and strides are locals of the prologue,
+  /// program coordinates and lanes keep their names, anything else is a loop index (the
+  /// front end never gives a loop index the name of one of the others).
   std::string name(const std::string &symbol) const {
-    if (known_.count(symbol) || symbol.rfind("pid", 0) == 0 || symbol.rfind("lane", 0) == 0)
+    if (auto it = known_.find(symbol); it != known_.end())
+      return it->second;
+    if (passes::isGeneratedIndex(symbol))
       return symbol;
-    return "l_" + symbol; // a loop index
+    return "l_" + symbol;
   }
 
   std::string integer(const Expr &e) const {
@@ -146,11 +139,43 @@ private:
       }
   }
 
+  /// Values used more than once in one statement (operands shared by several users, as an
+  /// inlined helper's by-value parameter is) are emitted once, as locals before the
+  /// statement, operands first; every other value is printed where it is used. Together with
+  /// the memo in value() this keeps the generated code linear in the size of the IR.
+  void hoistSharedValues(const Value &root) {
+    std::unordered_map<const ValueNode *, int> users;
+    std::vector<Value> postOrder;
+    std::function<void(const Value &)> count = [&](const Value &v) {
+      if (users[v.get()]++ > 0)
+        return;
+      for (const Value &o : v->operands)
+        count(o);
+      postOrder.push_back(v);
+    };
+    count(root);
+    for (const Value &v : postOrder) {
+      bool trivial = v->kind == ValueKind::Constant || v->kind == ValueKind::Local ||
+                     v->kind == ValueKind::Index || v->kind == ValueKind::ScalarParam ||
+                     v->kind == ValueKind::Load;
+      if (users[v.get()] < 2 || trivial)
+        continue;
+      Emitted e = value(v);
+      std::string var = "ntc_value" + std::to_string(valueCounter_++);
+      line("const auto " + var + " = " + e.code + ";");
+      memo_[v.get()] = {var, e.isTile};
+    }
+  }
+
   void stmts(const std::vector<Stmt> &body) {
     for (const Stmt &s : body) {
       hoisted_.clear();
-      if (s->value)
+      memo_.clear();
+      if (s->value) {
         hoistRepeatedLoads(s->value);
+        memo_.clear(); // later uses of a hoisted load read its local
+        hoistSharedValues(s->value);
+      }
       switch (s->kind) {
       case StmtKind::Define:
         line("auto t_" + s->var + " = " + tile(s->value) + ";");
@@ -276,8 +301,8 @@ private:
     }
     std::string offset;
     for (size_t d = 0; d < access.coords.size(); ++d)
-      offset += (d ? " + " : "") + integer(access.coords[d]) + " * " + src.name + "_stride_" +
-                std::to_string(d);
+      offset += (d ? " + " : "") + integer(access.coords[d]) + " * " +
+                strideName(src, static_cast<int>(d));
     code += pad + "return " +
             (offset.empty() ? std::string("0") : "static_cast<long long>(" + offset + ")") + ";\n";
     code += std::string(indent_ * 2, ' ') + "}";
@@ -357,7 +382,16 @@ private:
     return d_.broadcastTo(as(v, t), constShape(shape));
   }
 
+  /// The C++ expression of `v`, computed once per statement (see hoistSharedValues).
   Emitted value(const Value &v) {
+    if (auto it = memo_.find(v.get()); it != memo_.end())
+      return it->second;
+    Emitted e = compute(v);
+    memo_.emplace(v.get(), e);
+    return e;
+  }
+
+  Emitted compute(const Value &v) {
     const std::string T = type(v->type.dtype);
     const std::string scratch = d_.scratch();
     switch (v->kind) {
@@ -495,9 +529,11 @@ private:
   const Dialect &d_;
   const std::string ns_;
   std::ostringstream &os_;
-  std::set<std::string> known_;
-  std::map<std::string, std::string> hoisted_; ///< load key -> local holding it
-  std::vector<const StmtNode *> loops_;        ///< the enclosing loops, outermost first
+  std::map<std::string, std::string> known_;            ///< size and stride symbols -> their locals
+  std::map<std::string, std::string> hoisted_;          ///< load key -> local holding it
+  std::unordered_map<const ValueNode *, Emitted> memo_; ///< this statement's emitted values
+  int valueCounter_ = 0;
+  std::vector<const StmtNode *> loops_; ///< the enclosing loops, outermost first
   int loadCounter_ = 0;
   int indent_ = 0;
 };

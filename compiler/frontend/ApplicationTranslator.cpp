@@ -69,8 +69,9 @@ struct Binding {
   bool isLocal = false;
   std::string local;
   TileType localType;
-  int controlDepth = 0; ///< loop/if nesting where the local was (re)defined
+  int controlDepth = 0; ///< loop/if nesting where the variable was (re)defined
   bool writable = false;
+  bool loopIndex = false; ///< the index of an enclosing `for`: read-only in its body
 };
 using BindingPtr = std::shared_ptr<Binding>;
 
@@ -335,9 +336,38 @@ private:
                 "' statements are not supported in an application function");
   }
 
+  /// An IR name for a local or loop index called `base` in the source: `base` itself unless
+  /// it is taken (by an earlier local or loop, shadowed or retyped) or is a name the compiler
+  /// gives to something else in the symbol algebra (a size, a stride, a program coordinate,
+  /// a lane, a padded extent, a meta-parameter, a scalar parameter); then `base_N`.
   std::string freshName(const std::string &base) {
-    int n = names_[base]++;
-    return n == 0 ? base : base + "_" + std::to_string(n);
+    std::string name = base;
+    for (int n = 1; used_.count(name) || isCompilerSymbol(name); ++n)
+      name = base + "_" + std::to_string(n);
+    used_.insert(name);
+    return name;
+  }
+
+  /// True when `name` is a symbol of the kernel or one the compiler generates.
+  bool isCompilerSymbol(const std::string &name) const {
+    auto numbered = [&](const std::string &prefix) {
+      return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+             std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                         [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (numbered("pid") || numbered("lane") || numbered("NP2_"))
+      return true;
+    for (const MetaParam &m : fn_.spec.metas)
+      if (m.name == name)
+        return true;
+    for (const ParamSpec &p : fn_.spec.params) {
+      if (p.name == name)
+        return true;
+      for (int d = 0; d < p.ndim; ++d)
+        if (p.sizeSymbol(d) == name || p.name + "_stride_" + std::to_string(d) == name)
+          return true;
+    }
+    return false;
   }
 
   void declare(const clang::VarDecl *var, const ScopePtr &scope, std::vector<Stmt> &out) {
@@ -345,6 +375,13 @@ private:
     if (!var->getInit())
       throw SourceError(var->getSourceRange(),
                         "'" + var->getNameAsString() + "' needs an initial value");
+    if (var->getType()->isReferenceType() && refersToVariable(var->getInit(), scope)) {
+      // `auto &r = c;`: r names c's storage, so writes through either are seen by both.
+      std::string what;
+      scope->vars[var] = lvalue(var->getInit(), scope, out, what);
+      return;
+    }
+    b->controlDepth = controlDepth_;
     TV v = eval(var->getInit(), scope, out);
     if (v.kind == TV::Kind::Tile) {
       b->isLocal = true;
@@ -357,6 +394,56 @@ private:
       b->writable = false;
     }
     scope->vars[var] = b;
+  }
+
+  /// True when `e` names a variable or a parameter's tile (something a reference can bind).
+  bool refersToVariable(const AstExpr *e, const ScopePtr &scope) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto *r = dyn_cast<clang::DeclRefExpr>(e))
+      return scope->lookup(r->getDecl()) != nullptr;
+    if (const auto *oc = dyn_cast<clang::CXXOperatorCallExpr>(e))
+      return oc->getOperator() == clang::OO_Subscript && refersToVariable(oc->getArg(0), scope);
+    return false;
+  }
+
+  /// The scope a lambda's body runs in, as C++ gives it: variables captured by copy are
+  /// copied when the lambda is created (a `mutable` lambda changes its own copy, which lasts
+  /// as long as the lambda), init-captures are new variables, and variables captured by
+  /// reference are the enclosing ones.
+  ScopePtr captureScope(const clang::LambdaExpr *lambda, const ScopePtr &scope,
+                        std::vector<Stmt> &out) {
+    auto captured = std::make_shared<Scope>();
+    captured->parent = scope;
+    for (const clang::LambdaCapture &c : lambda->captures()) {
+      if (!c.capturesVariable())
+        continue;
+      const auto *var = dyn_cast<clang::VarDecl>(c.getCapturedVar());
+      if (!var)
+        continue;
+      bool byCopy = c.getCaptureKind() == clang::LCK_ByCopy;
+      if (var->isInitCapture()) {
+        if (byCopy || !refersToVariable(var->getInit(), scope)) {
+          declare(var, captured, out);
+        } else {
+          std::string what;
+          captured->vars[var] = lvalue(var->getInit(), scope, out, what);
+        }
+        continue;
+      }
+      BindingPtr b = scope->lookup(var);
+      if (!byCopy || !b)
+        continue; // by reference, or a global constant
+      auto copy = std::make_shared<Binding>(*b);
+      copy->writable = false; // a copy of a parameter's tile view is not the parameter
+      copy->loopIndex = false;
+      copy->controlDepth = controlDepth_;
+      if (b->isLocal) {
+        copy->local = freshName(b->local);
+        out.push_back(makeDefine(copy->local, makeLocal(b->local, b->localType)));
+      }
+      captured->vars[var] = copy;
+    }
+    return captured;
   }
 
   void translateFor(const clang::ForStmt *f, const ScopePtr &scope, std::vector<Stmt> &out) {
@@ -408,6 +495,7 @@ private:
       range.hi = *hi - 1;
     auto index = std::make_shared<Binding>();
     index->value = TV::ofInt(Expr::symbol(name, range));
+    index->loopIndex = true;
     loopScope->vars[var] = index;
     std::vector<Stmt> body;
     ++controlDepth_;
@@ -548,7 +636,16 @@ private:
       store(b->value, value, where, out);
       return;
     }
+    if (b->loopIndex)
+      fail(where, "'" + what +
+                      "' is the index of an enclosing loop; an application loop runs every index "
+                      "from its start to its bound, so the index cannot be assigned in the body");
     if (b->value.kind == TV::Kind::Int && value.kind == TV::Kind::Int) {
+      if (b->controlDepth != controlDepth_)
+        fail(where, "'" + what +
+                        "' is an integer defined outside this loop or branch; integers are "
+                        "compile-time values in an application, so it cannot change per "
+                        "iteration (use a tile, e.g. ntl::full, for a value that changes)");
       b->value = value;
       return;
     }
@@ -657,7 +754,7 @@ private:
       TV c;
       c.kind = TV::Kind::Closure;
       c.function = x->getCallOperator();
-      c.closure = scope;
+      c.closure = captureScope(x, scope, out);
       return c;
     }
     if (const auto *x = dyn_cast<clang::UnaryOperator>(e))
@@ -1107,7 +1204,7 @@ private:
   const clang::FunctionDecl *app_;
   clang::ASTContext &ctx_;
   kir::Function fn_;
-  std::map<std::string, int> names_;
+  std::set<std::string> used_; ///< IR names of locals and loop indices so far
   int depth_ = 0;
   int controlDepth_ = 0;
 };

@@ -156,5 +156,7 @@ int gridAnchor(const KernelSpec &spec);
 std::string programCoordinate(size_t d);
 /// Name of the lane index symbol of tile dimension d.
 std::string laneIndex(size_t d);
+/// True for the names programCoordinate and laneIndex give (`pid<d>`, `lane<d>`).
+bool isGeneratedIndex(const std::string &symbol);
 
 } // namespace ntc::passes

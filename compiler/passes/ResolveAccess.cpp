@@ -8,6 +8,14 @@ namespace ntc::passes {
 std::string programCoordinate(size_t d) { return "pid" + std::to_string(d); }
 std::string laneIndex(size_t d) { return "lane" + std::to_string(d); }
 
+bool isGeneratedIndex(const std::string &symbol) {
+  for (const std::string prefix : {"pid", "lane"})
+    if (symbol.size() > prefix.size() && symbol.compare(0, prefix.size(), prefix) == 0 &&
+        symbol.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+      return true;
+  return false;
+}
+
 Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> &subscripts) {
   const Layout &l = f.spec.arranged[param].layout;
   const auto &levels = l.levels();

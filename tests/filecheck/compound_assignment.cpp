@@ -39,7 +39,7 @@ NT_KERNEL(compound_parameter, arrangement, on_parameter, nt::Tensor(1, nt::float
 // CHECK-NOT:     store
 
 // The generated CPU code loads y, adds x and stores y.
-// CPP-LABEL: void compound_parameter_program0(
+// CPP-LABEL: void ntc_compound_parameter_program0(
 // CPP:         ntc::cpu::store(ntc_args.y, {{.*}}load<float>({{.*}}ntc_args.y,
 // CPP-NOT:     ntc::cpu::store
 // CPP:         load<float>({{.*}}ntc_args.x,

@@ -26,7 +26,7 @@ NT_KERNEL(maybe_negate, arrangement, application, nt::Tensor(1, nt::float32),
 // CHECK-NEXT:      %value <- neg(%value : float32[64]) : float32[64]
 // CHECK-NEXT:    store y[] <- %value : float32[64]
 
-// HDR: ntc_status_t maybe_negate(const DLTensor *x, int64_t negate, const DLTensor *y, ntc_stream_t stream);
+// HDR: ntc_status_t maybe_negate(const DLTensor *x, int64_t negate, const DLTensor *y, ntc_stream_t ntc_stream);
 
 // The variant for negate=0 has no negation; the one for negate=1 has it.
 // CPP-LABEL: // maybe_negate with negate=0.
@@ -38,8 +38,8 @@ NT_KERNEL(maybe_negate, arrangement, application, nt::Tensor(1, nt::float32),
 // CPP-NEXT:      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "maybe_negate: parameter 'negate' is " + std::to_string(negate) + ", expected one of 0, 1");
 // CPP:         {{.*}}negate == 0) {
 // CPP-NEXT:      ntc::rt::parallel_for(
-// CPP-NEXT:        maybe_negate_program0<
+// CPP-NEXT:        ntc_maybe_negate_program0<
 // CPP:         {{.*}}negate == 1) {
 // CPP-NEXT:      ntc::rt::parallel_for(
-// CPP-NEXT:        maybe_negate_program1<
+// CPP-NEXT:        ntc_maybe_negate_program1<
 // CPP:       {"negate", NTC_PARAM_SCALAR, 0, ntc::rt::dtypes::int64},

@@ -21,16 +21,16 @@ NT_KERNEL(scaled_mm, mm_arrangement, scaled_application, nt::Tensor(2, nt::float
 
 // CU: // mm with BLOCK_SIZE_K=32 BLOCK_SIZE_M=128 BLOCK_SIZE_N=256; 256 threads, 98368 bytes of shared memory.
 // CU: // for l_k: t_accumulator += dot(a, b), pipelined over 4 shared stages.
-// CU-NEXT: ntc::dev::dot_loop<4, false, false, ntc::dev::float16, 128, 32, 256, 256>(t_accumulator, static_cast<Index>(0), static_cast<Index>(ntc::rt::ceil_div<Index>(lhs_size_1, 32)), ntc_args.lhs
+// CU-NEXT: ntc::dev::dot_loop<4, false, false, ntc::dev::float16, 128, 32, 256, 256>(t_accumulator, static_cast<Index>(0), static_cast<Index>(ntc::rt::ceil_div<Index>(ntc_lhs_size_1, 32)), ntc_args.lhs
 // CU-NOT: l_k <
 // CU: ntc::dev::no_chunk{}, ntc_args.rhs
 // CU: ntc::dev::no_chunk{}, ntc_smem);
-// CU: mm_program0_vec(
+// CU: ntc_mm_program0_vec(
 // CU: ntc::dev::dot_loop<4, true, true, ntc::dev::float16, 128, 32, 256, 256>(
-// CU: ((32 * l_k) + lane1 + 7) < lhs_size_1
-// CU: (lane1 + (256 * pid1) + 7) < rhs_size_1
+// CU: ((32 * l_k) + lane1 + 7) < ntc_lhs_size_1
+// CU: (lane1 + (256 * pid1) + 7) < ntc_rhs_size_1
 // CU: if (ntc::rt::vector_ready(lhs, 1, 8) && ntc::rt::vector_ready(rhs, 1, 8) && ntc::rt::vector_ready(output, 1, 8)) {
-// CU-LABEL: scaled_mm_program0(
+// CU-LABEL: ntc_scaled_mm_program0(
 // CU-NOT: dot_loop
 // CU: for (Index l_k = 0;
 // CU: ntc::dev::dot<float>(

@@ -15,19 +15,19 @@ NT_APPLICATION void copy_application(nt::Tile input, nt::Tile output) { output =
 NT_KERNEL(scale, copy_arrangement, copy_application, nt::Tensor(1, nt::float32),
           nt::Tensor(1, nt::float32));
 
-// CU-LABEL: __global__ void __launch_bounds__(256) scale_program0(
+// CU-LABEL: __global__ void __launch_bounds__(256) ntc_scale_program0(
 // CU: ntc::dev::store(ntc_args.output
 // CU: ntc::dev::load<float, ntc::dev::Shape<1024>, 256>(ntc_args.input
 // CU: vector accesses (the dispatcher checked strides and alignment)
 // CU-NEXT: template <class Index>
-// CU-NEXT: __global__ void __launch_bounds__(256) scale_program0_vec(
+// CU-NEXT: __global__ void __launch_bounds__(256) ntc_scale_program0_vec(
 // CU: ntc::dev::store_vec(ntc_args.output
 // CU: ntc::dev::load_vec<float, ntc::dev::Shape<1024>, 256>(ntc_args.input
-// CU: if (!((lane0 + (1024 * pid0)) < input_size_0))
-// CU: return static_cast<long long>((lane0 + (1024 * pid0)) * input_stride_0);
-// CU: if (!((lane0 + (1024 * pid0) + 3) < input_size_0))
-// CU: return static_cast<long long>((lane0 + (1024 * pid0)) * input_stride_0);
+// CU: if (!((lane0 + (1024 * pid0)) < ntc_input_size_0))
+// CU: return static_cast<long long>((lane0 + (1024 * pid0)) * ntc_input_stride_0);
+// CU: if (!((lane0 + (1024 * pid0) + 3) < ntc_input_size_0))
+// CU: return static_cast<long long>((lane0 + (1024 * pid0)) * ntc_input_stride_0);
 // CU-LABEL: extern "C" ntc_status_t scale(
 // CU: if (ntc::rt::vector_ready(input, 0, 4) && ntc::rt::vector_ready(output, 0, 4)) {
-// CU-NEXT: scale_program0_vec<int32_t><<<
-// CU: scale_program0<int32_t><<<
+// CU-NEXT: ntc_scale_program0_vec<int32_t><<<
+// CU: ntc_scale_program0<int32_t><<<

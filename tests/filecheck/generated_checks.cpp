@@ -38,20 +38,20 @@ NT_KERNEL(small_gemm, arrangement, application, nt::Tensor(2, nt::float32),
 // HDR:       * a: (⌈a_size_0/16⌉, ⌈c_size_1/32⌉) -> (⌈a_size_1/8⌉,) -> (16, 8)
 // HDR-NEXT:  * b: (⌈c_size_0/16⌉, ⌈b_size_1/32⌉) -> (⌈b_size_0/8⌉,) -> (8, 32)
 // HDR-NEXT:  * c: (⌈c_size_0/16⌉, ⌈c_size_1/32⌉) -> (16, 32)
-// HDR:      ntc_status_t small_gemm(const DLTensor *a, const DLTensor *b, const DLTensor *c, ntc_stream_t stream);
+// HDR:      ntc_status_t small_gemm(const DLTensor *a, const DLTensor *b, const DLTensor *c, ntc_stream_t ntc_stream);
 // HDR:      const ntc_kernel_info_t *ntc_small_gemm_info(void);
 
 // CPP-LABEL: extern "C" ntc_status_t small_gemm(
 // CPP-DAG:     ntc::rt::check_tensor("small_gemm", a, "a", 2, ntc::rt::dtypes::float32, kDLCPU)
 // CPP-DAG:     ntc::rt::check_tensor("small_gemm", b, "b", 2, ntc::rt::dtypes::float32, kDLCPU)
 // CPP-DAG:     ntc::rt::check_tensor("small_gemm", c, "c", 2, ntc::rt::dtypes::float32, kDLCPU)
-// CPP-DAG:     ntc::rt::check_equal("small_gemm", "a.shape[1]", a_size_1, "b.shape[0]", b_size_0)
-// CPP-DAG:     ntc::rt::check_equal("small_gemm", "a.shape[0]", a_size_0, "c.shape[0]", c_size_0)
-// CPP-DAG:     ntc::rt::check_equal("small_gemm", "c.shape[1]", c_size_1, "b.shape[1]", b_size_1)
-// CPP:         const int64_t ntc_grid = {{.*}}ceil_div<int64_t>(a_size_0, 16){{.*}}ceil_div<int64_t>(c_size_1, 32);
+// CPP-DAG:     ntc::rt::check_equal("small_gemm", "a.shape[1]", ntc_a_size_1, "b.shape[0]", ntc_b_size_0)
+// CPP-DAG:     ntc::rt::check_equal("small_gemm", "a.shape[0]", ntc_a_size_0, "c.shape[0]", ntc_c_size_0)
+// CPP-DAG:     ntc::rt::check_equal("small_gemm", "c.shape[1]", ntc_c_size_1, "b.shape[1]", ntc_b_size_1)
+// CPP:         const int64_t ntc_grid = {{.*}}ceil_div<int64_t>(ntc_a_size_0, 16){{.*}}ceil_div<int64_t>(ntc_c_size_1, 32);
 // CPP-NEXT:    if (ntc_grid <= 0)
 // CPP-NEXT:      return NTC_SUCCESS;
-// CPP:         small_gemm_program0<int32_t>(
-// CPP:         small_gemm_program0<int64_t>(
+// CPP:         ntc_small_gemm_program0<int32_t>(
+// CPP:         ntc_small_gemm_program0<int64_t>(
 // CPP:       extern "C" const ntc_kernel_info_t *ntc_small_gemm_info(void) {
-// CPP-NEXT:    {"small_gemm", 3, small_gemm_param_info, "cpu"}
+// CPP-NEXT:    {"small_gemm", 3, ntc_small_gemm_params, "cpu"}

@@ -28,12 +28,12 @@ NT_KERNEL(row_softmax, arrangement, application,
 // The masked lanes of input read -inf; one variant per power of two from 16 to 256.
 // CPP:         load<float>({{.*}}ntc_args.input, {{.*}}-INFINITY
 // CPP-LABEL: extern "C" ntc_status_t row_softmax(
-// CPP:         const int64_t NP2_256 = {{.*}}next_pow2(
-// CPP:         if (NP2_256 > 256)
+// CPP:         const int64_t ntc_NP2_256 = {{.*}}next_pow2(
+// CPP:         if (ntc_NP2_256 > 256)
 // CPP-NEXT:      return ntc::rt::fail(NTC_ERROR_UNSUPPORTED,
-// CPP:         NP2_256 == 16) {
-// CPP:         NP2_256 == 32) {
-// CPP:         NP2_256 == 64) {
-// CPP:         NP2_256 == 128) {
-// CPP:         NP2_256 == 256) {
-// CPP-NOT:     NP2_256 == 512
+// CPP:         ntc_NP2_256 == 16) {
+// CPP:         ntc_NP2_256 == 32) {
+// CPP:         ntc_NP2_256 == 64) {
+// CPP:         ntc_NP2_256 == 128) {
+// CPP:         ntc_NP2_256 == 256) {
+// CPP-NOT:     ntc_NP2_256 == 512

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Codegen.h"
+#include "codegen/Names.h"
 #include "codegen/cpu/CpuDialect.h"
 #include "codegen/host/HostWrapper.h"
 #include "passes/Pipeline.h"
@@ -24,7 +25,7 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
   os << "namespace {\n\n";
   emitArgsStruct(f, "cpu", os);
   for (const auto &[values, specialized] : k.specializations) {
-    std::string name = f.spec.name + "_program" + std::to_string(programs.size());
+    std::string name = programName(f.spec, programs.size());
     programs[values] = name;
     os << "// " << f.spec.name << " with";
     for (const auto &[key, value] : values)

@@ -2,6 +2,7 @@
 #include "codegen/cpu/CpuDialect.h"
 
 #include "codegen/Codegen.h"
+#include "codegen/Names.h"
 
 namespace ntc::codegen {
 
@@ -38,8 +39,8 @@ std::string CpuDialect::broadcastTo(const std::string &x, const std::vector<int6
 }
 
 std::string CpuDialect::prologue(const kir::Function &f, const std::string &name) const {
-  return "template <class Index> void " + name + "(const " + f.spec.name +
-         "_args &ntc_args, int64_t ntc_program) {\n";
+  return "template <class Index> void " + name + "(const " + argsStructName(f.spec) +
+         " &ntc_args, int64_t ntc_program) {\n";
 }
 
 std::string CpuDialect::epilogue() const { return "}\n\n"; }

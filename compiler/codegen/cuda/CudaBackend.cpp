@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Codegen.h"
+#include "codegen/Names.h"
 #include "codegen/cuda/CudaDialect.h"
 #include "codegen/host/HostWrapper.h"
 #include "passes/Pipeline.h"
@@ -36,7 +37,7 @@ std::string launchCode(const std::string &kernel, const std::string &fn, const P
             ": cudaFuncSetAttribute failed: \") + cudaGetErrorString(e));\n";
   code += indent + fn + "<<<dim3(static_cast<unsigned>(ntc_grid)), dim3(" +
           std::to_string(p.threads) + "), " + smem +
-          ", static_cast<cudaStream_t>(stream)>>>(ntc_args);\n";
+          ", static_cast<cudaStream_t>(ntc_stream)>>>(ntc_args);\n";
   code += indent + "if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)\n" + indent +
           "  return ntc::rt::fail(NTC_ERROR_LAUNCH, std::string(\"" + kernel +
           ": kernel launch failed: \") + cudaGetErrorString(e));\n";
@@ -49,10 +50,7 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
   os << "namespace {\n\n";
   emitArgsStruct(f, "cuda", os);
   for (const auto &[values, specialized] : k.specializations) {
-    Program p{f.spec.name + "_program" + std::to_string(programs.size()),
-              passes::blockThreads(specialized),
-              0,
-              {}};
+    Program p{programName(f.spec, programs.size()), passes::blockThreads(specialized), 0, {}};
     p.smem = cudaSharedBytes(specialized, p.threads);
     p.vector = passes::vectorConditions(specialized, k.grid, p.threads);
     programs[values] = p;

@@ -3,6 +3,7 @@
 
 #include "codegen/Codegen.h"
 #include "codegen/CppExpr.h"
+#include "codegen/Names.h"
 
 #include <algorithm>
 
@@ -12,9 +13,11 @@ namespace {
 
 std::string quote(const std::string &s) { return "\"" + s + "\""; }
 
-std::string identity(const std::string &s) { return s; }
-
-std::string int64Expr(const Expr &e) { return cppExpr(e, identity, "int64_t"); }
+/// An integer expression of the wrapper, its symbols named as the wrapper's locals.
+std::string int64Expr(const kir::Function &f, const Expr &e) {
+  return cppExpr(
+      e, [&](const std::string &s) { return wrapperSymbol(f, s); }, "int64_t");
+}
 
 bool isTensor(const ParamSpec &p) { return p.kind == ParamSpec::Kind::Tensor; }
 
@@ -22,10 +25,12 @@ std::string constexprType(const ParamSpec &p) {
   return p.dtype == DType::Float64 ? "double" : "int64_t";
 }
 
-std::string formatValue(double v) {
-  if (v == static_cast<double>(static_cast<int64_t>(v)))
-    return std::to_string(static_cast<int64_t>(v));
-  return std::to_string(v);
+/// A nt::Constexpr value as a C++ literal of the parameter's type, exactly (a double
+/// is printed with the digits that read back as the same double).
+std::string formatValue(const ParamSpec &p, double v) {
+  if (p.dtype != DType::Float64)
+    return cppIntLiteral(static_cast<int64_t>(v));
+  return cppDoubleLiteral(v);
 }
 
 } // namespace
@@ -97,7 +102,7 @@ std::string wrapperPrototype(const kir::Function &f) {
       s += cScalarType(p.dtype) + " " + p.name;
     s += ", ";
   }
-  return s + "ntc_stream_t stream)";
+  return s + "ntc_stream_t ntc_stream)";
 }
 
 std::string elementType(DType t, const std::string &target) {
@@ -120,12 +125,12 @@ std::string elementType(DType t, const std::string &target) {
 void emitArgsStruct(const kir::Function &f, const std::string &target, std::ostringstream &os) {
   os << "/// Arguments of " << f.spec.name
      << ": data pointers, sizes and strides (in elements), scalars.\n";
-  os << "struct " << f.spec.name << "_args {\n";
+  os << "struct " << argsStructName(f.spec) << " {\n";
   for (const ParamSpec &p : f.spec.params) {
     if (isTensor(p)) {
       os << "  " << elementType(p.dtype, target) << " *" << p.name << " = nullptr;\n";
       for (int d = 0; d < p.ndim; ++d)
-        os << "  int64_t " << p.sizeSymbol(d) << " = 0;\n  int64_t " << p.name << "_stride_" << d
+        os << "  int64_t " << sizeName(p, d) << " = 0;\n  int64_t " << strideName(p, d)
            << " = 0;\n";
     } else if (p.kind == ParamSpec::Kind::Constexpr) {
       os << "  " << constexprType(p) << " " << p.name << " = 0;\n";
@@ -142,7 +147,7 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   const std::string &k = f.spec.name;
   const std::string device = target == "cuda" ? "kDLCUDA" : "kDLCPU";
   os << "extern \"C\" " << wrapperPrototype(f) << " {\n";
-  os << "  static_cast<void>(stream);\n";
+  os << "  static_cast<void>(ntc_stream);\n";
   os << "  return ntc::rt::guard(" << quote(k) << ", [&]() -> ntc_status_t {\n";
   os << "    ntc_status_t ntc_status = NTC_SUCCESS;\n";
   for (const ParamSpec &p : f.spec.params)
@@ -150,22 +155,22 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
       os << "    if ((ntc_status = ntc::rt::check_tensor(" << quote(k) << ", " << p.name << ", "
          << quote(p.name) << ", " << p.ndim << ", " << dlpackDType(p.dtype) << ", " << device
          << ")))\n      return ntc_status;\n";
-  os << "    " << k << "_args ntc_args;\n";
+  os << "    " << argsStructName(f.spec) << " ntc_args;\n";
   for (const ParamSpec &p : f.spec.params) {
     if (isTensor(p)) {
       os << "    ntc_args." << p.name << " = ntc::rt::data<" << elementType(p.dtype, target) << ">("
          << p.name << ");\n";
       for (int d = 0; d < p.ndim; ++d)
-        os << "    ntc_args." << p.sizeSymbol(d) << " = ntc::rt::size(" << p.name << ", " << d
-           << ");\n    ntc_args." << p.name << "_stride_" << d << " = ntc::rt::stride(" << p.name
-           << ", " << d << ");\n";
+        os << "    ntc_args." << sizeName(p, d) << " = ntc::rt::size(" << p.name << ", " << d
+           << ");\n    ntc_args." << strideName(p, d) << " = ntc::rt::stride(" << p.name << ", "
+           << d << ");\n";
       continue;
     }
     if (p.kind == ParamSpec::Kind::Constexpr) {
       std::string cond, allowed;
       for (size_t i = 0; i < p.constexprValues.size(); ++i) {
-        cond += (i ? " || " : "") + p.name + " == " + formatValue(p.constexprValues[i]);
-        allowed += (i ? ", " : "") + formatValue(p.constexprValues[i]);
+        cond += (i ? " || " : "") + p.name + " == " + formatValue(p, p.constexprValues[i]);
+        allowed += (i ? ", " : "") + formatValue(p, p.constexprValues[i]);
       }
       os << "    if (!(" << cond << "))\n      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
          << quote(k + ": parameter '" + p.name + "' is ") << " + std::to_string(" << p.name
@@ -175,32 +180,33 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   }
   for (const ParamSpec &p : f.spec.params)
     for (int d = 0; d < p.ndim; ++d)
-      os << "    [[maybe_unused]] const int64_t " << p.sizeSymbol(d) << " = ntc_args."
-         << p.sizeSymbol(d) << ";\n";
+      os << "    [[maybe_unused]] const int64_t " << sizeName(p, d) << " = ntc_args."
+         << sizeName(p, d) << ";\n";
   if (!grid.ties.empty())
     os << "    // Sizes the arrangement ties together.\n";
   for (const passes::ShapeTie &t : grid.ties)
     os << "    if ((ntc_status = ntc::rt::check_equal(" << quote(k) << ", " << quote(t.whatA)
-       << ", " << int64Expr(t.a) << ", " << quote(t.whatB) << ", " << int64Expr(t.b)
+       << ", " << int64Expr(f, t.a) << ", " << quote(t.whatB) << ", " << int64Expr(f, t.b)
        << ")))\n      return ntc_status;\n";
   os << "    // The launch grid: level 0 of '"
      << (grid.anchor >= 0 ? f.spec.arranged[grid.anchor].name : std::string("-")) << "'.\n";
   std::string gridExpr = "1";
   for (const Expr &e : grid.extents)
-    gridExpr += " * " + int64Expr(e);
+    gridExpr += " * " + int64Expr(f, e);
   os << "    const int64_t ntc_grid = " << gridExpr << ";\n";
   os << "    if (ntc_grid <= 0)\n      return NTC_SUCCESS;\n";
   for (const kir::PaddedExtent &p : f.padded) {
     std::string actuals, names;
     for (size_t i = 0; i < p.actuals.size(); ++i) {
-      actuals += (i ? ", " : "") + int64Expr(p.actuals[i]);
+      actuals += (i ? ", " : "") + int64Expr(f, p.actuals[i]);
       names += (i ? ", " : "") + p.actuals[i].str();
     }
     int64_t lowest = std::min<int64_t>(16, p.upperBound);
     os << "    // Tile extent for the run-time size(s) " << names << ".\n";
-    os << "    const int64_t " << p.symbol << " = std::max<int64_t>(" << lowest
+    const std::string local = wrapperSymbol(f, p.symbol);
+    os << "    const int64_t " << local << " = std::max<int64_t>(" << lowest
        << ", ntc::rt::next_pow2(std::max<int64_t>({" << actuals << "})));\n";
-    os << "    if (" << p.symbol << " > " << p.upperBound
+    os << "    if (" << local << " > " << p.upperBound
        << ")\n      return ntc::rt::fail(NTC_ERROR_UNSUPPORTED, "
        << quote(k + ": a tile extent of ") << " + std::to_string(std::max<int64_t>({" << actuals
        << "})) + "
@@ -211,7 +217,8 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   for (const auto &[name, value] : variants.front().values)
     if (std::any_of(f.spec.metas.begin(), f.spec.metas.end(),
                     [&](const MetaParam &m) { return m.name == name; }))
-      os << "    const int64_t " << name << " = " << value << "; // meta-parameter (default)\n";
+      os << "    const int64_t " << wrapperSymbol(f, name) << " = " << value
+         << "; // meta-parameter (default)\n";
   os << "    const bool ntc_index64 = !(true";
   for (const ParamSpec &p : f.spec.params)
     if (isTensor(p))
@@ -220,7 +227,7 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   for (const passes::Variant &v : variants) {
     std::string cond = v.index64 ? "ntc_index64" : "!ntc_index64";
     for (const auto &[name, value] : v.values)
-      cond += " && " + name + " == " + std::to_string(value);
+      cond += " && " + wrapperSymbol(f, name) + " == " + std::to_string(value);
     os << "    if (" << cond << ") {\n" << launch(v) << "    }\n";
   }
   os << "    return ntc::rt::fail(NTC_ERROR_UNSUPPORTED, "
@@ -230,7 +237,7 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
 
 void emitInfo(const kir::Function &f, const std::string &target, std::ostringstream &os) {
   const std::string &k = f.spec.name;
-  os << "static const ntc_param_info_t " << k << "_param_info[] = {\n";
+  os << "static const ntc_param_info_t " << paramTableName(f.spec) << "[] = {\n";
   for (const ParamSpec &p : f.spec.params)
     os << "    {" << quote(p.name) << ", "
        << (isTensor(p) ? "NTC_PARAM_TENSOR" : "NTC_PARAM_SCALAR") << ", " << p.ndim << ", "
@@ -238,7 +245,7 @@ void emitInfo(const kir::Function &f, const std::string &target, std::ostringstr
   os << "};\n\n";
   os << "extern \"C\" const ntc_kernel_info_t *ntc_" << k << "_info(void) {\n";
   os << "  static const ntc_kernel_info_t info = {" << quote(k) << ", " << f.spec.params.size()
-     << ", " << k << "_param_info, " << quote(target) << "};\n";
+     << ", " << paramTableName(f.spec) << ", " << quote(target) << "};\n";
   os << "  return &info;\n}\n\n";
 }
 

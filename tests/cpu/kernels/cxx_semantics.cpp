@@ -1,0 +1,36 @@
+// cxx_semantics: lambdas and references in applications keep their C++ meaning (test-only
+// kernels of tests/cpu).
+//   lambda_captures: a by-copy capture is copied when the lambda is created; a `mutable`
+//     lambda changes its own copy, which lasts between calls; a by-reference capture and a
+//     reference local alias the variable; an init-capture is a new variable.
+//     y = (x+1)*100 + (x+1)*10000 + (x+1) + (x+1+1+1+5) + (x+2)*3
+
+#include <ntc/dsl.hpp>
+
+constexpr nt::Symbol BLOCK_S = nt::block_size("BLOCK_S", 16);
+
+NT_ARRANGEMENT auto unary_arrangement_s(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(x.tile({BLOCK_S}), y.tile({BLOCK_S}));
+}
+
+NT_APPLICATION void lambda_application(nt::Tile x, nt::Tile y) {
+  auto c = x + 1;
+  auto scaled = [c]() mutable {
+    c = c * 100;
+    return c;
+  };
+  auto a = scaled();         // (x+1)*100
+  auto b = scaled();         // (x+1)*10000: the lambda's copy kept its value
+  auto snapshot = [c] { return c; };
+  c = c + 1;                 // snapshot() still returns x+1
+  auto &r = c;
+  r = r + 1;                 // c is x+3
+  auto bump = [&c] { c = c + 5; };
+  bump();                    // c is x+8
+  auto tripled = [d = x + 2] { return d * 3; };
+  auto &out = y;
+  out = a + b + snapshot() + c + tripled();
+}
+
+NT_KERNEL(lambda_captures, unary_arrangement_s, lambda_application, nt::Tensor(1, nt::float64),
+          nt::Tensor(1, nt::float64));
