@@ -169,6 +169,11 @@ TEST_CASE("check_tensor failures, in order, with exact messages", "[validate]") 
     CHECK(rt::check_tensor("add", &x, "x", 1, rt::dtypes::float32, kDLCPU) == NTC_SUCCESS);
   }
   SECTION("malformed shapes") {
+    Tensor r({4});
+    r.t.ndim = -1;
+    CHECK(rt::check_tensor("add", &r, "r", 1, rt::dtypes::float32, kDLCPU) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "add: parameter 'r' has negative rank -1");
     Tensor x({4, -2});
     CHECK(rt::check_tensor("add", &x, "x", 2, rt::dtypes::float32, kDLCPU) ==
           NTC_ERROR_INVALID_ARGUMENT);

@@ -1,0 +1,301 @@
+// Hostile DLTensor descriptors: validation must reject them with a clean status and message and
+// never overflow, crash or accept them silently. Every case here is a row of
+// docs/reliability-runtime.md. Data pointers are fake addresses: validation never dereferences.
+#include <ntc/rt/validate.hpp>
+#include <ntc/runtime.h>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rt = ntc::rt;
+
+namespace {
+
+constexpr int64_t P31 = int64_t(1) << 31;
+constexpr int64_t P32 = int64_t(1) << 32;
+constexpr int64_t P40 = int64_t(1) << 40;
+constexpr int64_t P58 = int64_t(1) << 58;
+constexpr int64_t P61 = int64_t(1) << 61;
+constexpr int64_t P62 = int64_t(1) << 62;
+constexpr uint64_t P63 = uint64_t(1) << 63;
+
+/// A DLTensor with owned shape/strides at a fake address (default 0x10000, 64-byte aligned).
+struct Tensor {
+  std::vector<int64_t> shape, strides;
+  DLTensor t{};
+
+  explicit Tensor(std::vector<int64_t> s, DLDataType dtype = rt::dtypes::float32,
+                  std::vector<int64_t> st = {}, std::uintptr_t address = 0x10000,
+                  DLDeviceType device = kDLCPU, int32_t device_id = 0)
+      : shape(std::move(s)), strides(std::move(st)) {
+    t.data = reinterpret_cast<void *>(address);
+    t.device = {device, device_id};
+    t.ndim = int32_t(shape.size());
+    t.dtype = dtype;
+    t.shape = shape.data();
+    t.strides = strides.empty() ? nullptr : strides.data();
+    t.byte_offset = 0;
+  }
+  const DLTensor *operator&() const { return &t; }
+  /// Stores any 32-bit value in the DLDeviceType field without forming an invalid enum value.
+  void set_device_type(int32_t value) { std::memcpy(&t.device.device_type, &value, sizeof value); }
+};
+
+std::string last() { return ntc_last_error(); }
+
+/// check_tensor with kernel "k" and parameter "x"; `ndim` defaults to the tensor's rank and
+/// `dtype` to its dtype.
+ntc_status_t check(const Tensor &x, DLDeviceType device = kDLCPU) {
+  return rt::check_tensor("k", &x, "x", x.t.ndim, x.t.dtype, device);
+}
+
+} // namespace
+
+TEST_CASE("check_tensor: element counts that overflow int64", "[reliability]") {
+  SECTION("64 x 2^58 with null data is rejected for its size, not accepted and crashed on") {
+    Tensor x({64, P58});
+    x.t.data = nullptr;
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() ==
+          "k: parameter 'x' has shape [64, 288230376151711744], whose element count exceeds "
+          "INT64_MAX");
+  }
+  SECTION("2^32 x 2^32") {
+    Tensor x({P32, P32});
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() ==
+          "k: parameter 'x' has shape [4294967296, 4294967296], whose element count exceeds "
+          "INT64_MAX");
+  }
+  SECTION("2^31 x 2^31 x 2 (exactly 2^63)") {
+    Tensor x({P31, P31, 2}, rt::dtypes::int8);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has shape [2147483648, 2147483648, 2], whose element count "
+                    "exceeds INT64_MAX");
+  }
+  SECTION("a size-0 dimension makes any other sizes fine, even with null data") {
+    Tensor x({P62, P62, 0});
+    x.t.data = nullptr;
+    CHECK(check(x) == NTC_SUCCESS);
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("check_tensor: byte sizes that overflow int64", "[reliability]") {
+  SECTION("2^61 float32 elements are 2^63 bytes") {
+    Tensor x({P61});
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has shape [2305843009213693952] of 2305843009213693952 "
+                    "elements of 4 bytes, whose byte size exceeds INT64_MAX");
+  }
+  SECTION("2^62 float16 elements") {
+    Tensor x({2, P61}, rt::dtypes::float16);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has shape [2, 2305843009213693952] of 4611686018427387904 "
+                    "elements of 2 bytes, whose byte size exceeds INT64_MAX");
+  }
+  SECTION("INT64_MAX bytes is the largest accepted tensor") {
+    Tensor x({INT64_MAX}, rt::dtypes::uint8);
+    CHECK(check(x) == NTC_SUCCESS);
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("check_tensor: byte offsets that overflow", "[reliability]") {
+  SECTION("byte_offset 2^63") {
+    Tensor x({4});
+    x.t.byte_offset = P63;
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() ==
+          "k: parameter 'x' has byte_offset 9223372036854775808, which exceeds INT64_MAX");
+  }
+  SECTION("byte_offset UINT64_MAX") {
+    Tensor x({4});
+    x.t.byte_offset = UINT64_MAX;
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() ==
+          "k: parameter 'x' has byte_offset 18446744073709551615, which exceeds INT64_MAX");
+  }
+  SECTION("data + byte_offset wraps around the address space") {
+    Tensor x({4}, rt::dtypes::float32, {}, 0xffffffffffff0000u);
+    x.t.byte_offset = uint64_t(P62);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has byte_offset 4611686018427387904, which overflows its "
+                    "data pointer 0xffffffffffff0000");
+  }
+  SECTION("also for tensors without elements") {
+    Tensor x({0});
+    x.t.data = nullptr;
+    x.t.byte_offset = P63;
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() ==
+          "k: parameter 'x' has byte_offset 9223372036854775808, which exceeds INT64_MAX");
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("check_tensor: strides whose reach overflows int64", "[reliability]") {
+  SECTION("(size - 1) * stride of one dimension overflows") {
+    Tensor x({3}, rt::dtypes::float32, {P62});
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has stride 4611686018427387904 in dimension 0 of size 3, so "
+                    "(size - 1) * |stride| overflows int64");
+  }
+  SECTION("stride INT64_MIN, whose magnitude does not fit") {
+    Tensor x({2, 4}, rt::dtypes::float32, {INT64_MIN, 1});
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has stride -9223372036854775808 in dimension 0 of size 2, "
+                    "so (size - 1) * |stride| overflows int64");
+  }
+  SECTION("every dimension fits but the sum does not") {
+    Tensor x({2, 2}, rt::dtypes::float32, {P62, P62});
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has shape [2, 2] and strides [4611686018427387904, "
+                    "4611686018427387904], whose reach (the sum of (size - 1) * |stride|) "
+                    "overflows int64");
+  }
+  SECTION("negative strides: the lowest offset would underflow") {
+    Tensor x({2, 2}, rt::dtypes::float32, {-P62, -P62});
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has shape [2, 2] and strides [-4611686018427387904, "
+                    "-4611686018427387904], whose reach (the sum of (size - 1) * |stride|) "
+                    "overflows int64");
+  }
+  SECTION("the reach fits in elements but not in bytes") {
+    Tensor x({2}, rt::dtypes::float32, {P62});
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has shape [2] and strides [4611686018427387904], whose "
+                    "reach of 4611686018427387904 elements of 4 bytes overflows int64");
+    Tensor y({2}, rt::dtypes::int8, {P62}); // 2^62 + 1 bytes: fine
+    CHECK(check(y) == NTC_SUCCESS);
+  }
+  SECTION("huge strides of size-1 dimensions are never multiplied") {
+    Tensor x({1, 4}, rt::dtypes::float32, {INT64_MIN, 1});
+    CHECK(check(x) == NTC_SUCCESS);
+  }
+  SECTION("tensors without elements accept any strides") {
+    Tensor x({0, 5}, rt::dtypes::float32, {INT64_MAX, INT64_MIN});
+    CHECK(check(x) == NTC_SUCCESS);
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("check_tensor: strides that reach outside the address space", "[reliability]") {
+  SECTION("negative strides below address 0") {
+    Tensor x({5}, rt::dtypes::float32, {-1024}, 0x1000);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' reaches 16384 bytes below its address 0x1000 (negative "
+                    "strides), past address 0");
+    Tensor y({4}, rt::dtypes::float32, {-1}, 0x10000); // 12 bytes below: fine
+    CHECK(check(y) == NTC_SUCCESS);
+  }
+  SECTION("past the end of the address space") {
+    Tensor x({1025}, rt::dtypes::float32, {}, 0xfffffffffffff000u);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' reaches 4099 bytes above its address 0xfffffffffffff000, "
+                    "past the end of the address space");
+    Tensor y({1024}, rt::dtypes::float32, {}, 0xfffffffffffff000u); // ends at the last byte
+    CHECK(check(y) == NTC_SUCCESS);
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("check_tensor: data + byte_offset must be aligned to the element size", "[reliability]") {
+  SECTION("float32 at an address 2 bytes off") {
+    Tensor x({4}, rt::dtypes::float32, {}, 0x10002);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has address 0x10002 (data + byte_offset), which is "
+                    "misaligned by 2 bytes for its element size 4");
+  }
+  SECTION("float16 at an odd address") {
+    Tensor x({4}, rt::dtypes::float16, {}, 0x10001);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has address 0x10001 (data + byte_offset), which is "
+                    "misaligned by 1 byte for its element size 2");
+  }
+  SECTION("float64: an aligned byte_offset on a misaligned data pointer") {
+    Tensor x({4}, rt::dtypes::float64, {}, 0x10004);
+    x.t.byte_offset = 8;
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has address 0x1000c (data + byte_offset), which is "
+                    "misaligned by 4 bytes for its element size 8");
+  }
+  SECTION("one-byte types fit any address") {
+    Tensor x({4}, rt::dtypes::int8, {}, 0x10003);
+    CHECK(check(x) == NTC_SUCCESS);
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("check_tensor: out-of-range device types and odd dtypes give clean messages",
+          "[reliability]") {
+  SECTION("device_type -5") {
+    Tensor x({4});
+    x.set_device_type(-5);
+    CHECK(check(x) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' is a device type -5 tensor, expected a CPU tensor");
+  }
+  SECTION("device_type INT32_MIN and 1000") {
+    Tensor x({4});
+    x.set_device_type(INT32_MIN);
+    CHECK(check(x, kDLCUDA) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' is a device type -2147483648 tensor, expected a CUDA tensor");
+    x.set_device_type(1000);
+    CHECK(check(x, kDLCUDA) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' is a device type 1000 tensor, expected a CUDA tensor");
+    CHECK(rt::device_name(-5) == "device type -5");
+  }
+  SECTION("lanes 0 and 65535") {
+    Tensor x({4}, DLDataType{kDLFloat, 32, 0});
+    CHECK(rt::check_tensor("k", &x, "x", 1, rt::dtypes::float32, kDLCPU) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has dtype float32x0, expected float32");
+    x.t.dtype = DLDataType{255, 255, 65535};
+    CHECK(rt::check_tensor("k", &x, "x", 1, rt::dtypes::float32, kDLCPU) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has dtype dtype(code=255, bits=255, lanes=65535), expected "
+                    "float32");
+  }
+  SECTION("zero bits") {
+    Tensor x({4}, DLDataType{kDLFloat, 0, 1});
+    CHECK(rt::check_tensor("k", &x, "x", 1, rt::dtypes::float32, kDLCPU) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has dtype dtype(code=2, bits=0, lanes=1), expected float32");
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("compact stride() and numel() saturate instead of overflowing", "[reliability]") {
+  // Generated wrappers call stride() for every dimension of every tensor that passed
+  // check_tensor, including tensors without elements whose later sizes multiply past int64.
+  Tensor x({0, P40, P40});
+  CHECK(rt::check_tensor("k", &x, "x", 3, rt::dtypes::float32, kDLCPU) == NTC_SUCCESS);
+  CHECK(rt::stride(&x, 0) == INT64_MAX);
+  CHECK(rt::stride(&x, 1) == P40);
+  CHECK(rt::stride(&x, 2) == 1);
+  CHECK(rt::numel(&x) == 0);
+  Tensor y({7, 0, P40, P40}); // the 0 wins over the overflow of the sizes after it
+  CHECK(rt::stride(&y, 0) == 0);
+  CHECK(rt::stride(&y, 1) == INT64_MAX);
+  Tensor z({P32, P32});
+  CHECK(rt::numel(&z) == INT64_MAX);
+  Tensor w({P32, P32, 0});
+  CHECK(rt::numel(&w) == 0);
+  Tensor malformed({P40, -P40, 3}); // negative sizes saturate instead of overflowing
+  CHECK(rt::numel(&malformed) == INT64_MAX);
+  CHECK(rt::stride(&malformed, 0) == INT64_MAX);
+}
+
+TEST_CASE("data() of an empty tensor with null data and a byte_offset is null", "[reliability]") {
+  // Null data is allowed without elements; null + byte_offset would be undefined.
+  Tensor x({0, 4});
+  x.t.data = nullptr;
+  x.t.byte_offset = 64;
+  CHECK(check(x) == NTC_SUCCESS);
+  CHECK(rt::data<float>(&x) == nullptr);
+}
