@@ -1,11 +1,13 @@
 // Hostile DLTensor descriptors: validation must reject them with a clean status and message and
 // never overflow, crash or accept them silently. Every case here is a row of
 // docs/reliability-runtime.md. Data pointers are fake addresses: validation never dereferences.
+#include <ntc/rt/index.hpp>
 #include <ntc/rt/validate.hpp>
 #include <ntc/runtime.h>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -298,4 +300,24 @@ TEST_CASE("data() of an empty tensor with null data and a byte_offset is null", 
   x.t.byte_offset = 64;
   CHECK(check(x) == NTC_SUCCESS);
   CHECK(rt::data<float>(&x) == nullptr);
+}
+
+TEST_CASE("next_pow2 terminates and saturates", "[reliability]") {
+  static_assert(rt::next_pow2(-7) == 1);
+  static_assert(rt::next_pow2(0) == 1);
+  static_assert(rt::next_pow2(1) == 1);
+  static_assert(rt::next_pow2(5) == 8);
+  static_assert(rt::next_pow2(P62) == P62);
+  static_assert(rt::next_pow2(P62 + 1) == INT64_MAX);
+  static_assert(rt::next_pow2(INT64_MAX) == INT64_MAX);
+  // At run time too (the old loop never ended for these).
+  volatile int64_t inputs[] = {P62 + 1, INT64_MAX, P62, P62 - 1, 3};
+  CHECK(rt::next_pow2(inputs[0]) == INT64_MAX);
+  CHECK(rt::next_pow2(inputs[1]) == INT64_MAX);
+  CHECK(rt::next_pow2(inputs[2]) == P62);
+  CHECK(rt::next_pow2(inputs[3]) == P62);
+  CHECK(rt::next_pow2(inputs[4]) == 4);
+  // What a generated wrapper does with it: the result exceeds any upper bound.
+  const int64_t bound = 1 << 20;
+  CHECK(std::max<int64_t>(16, rt::next_pow2(inputs[1])) > bound);
 }
