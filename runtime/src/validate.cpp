@@ -377,23 +377,24 @@ bool vector_ready(const DLTensor *t, int dim, int width) noexcept {
 }
 
 bool index_fits_int32(const DLTensor *t) noexcept {
-  constexpr int64_t limit = std::numeric_limits<int32_t>::max();
-  for (int d = 0; d < t->ndim; ++d)
-    if (t->shape[d] == 0)
-      return true;
-  int64_t reach = 0;
-  for (int d = 0; d < t->ndim; ++d) {
-    int64_t extent = t->shape[d] - 1;
-    int64_t s = stride(t, d);
-    // |s| without overflow for INT64_MIN: anything above the limit fails anyway.
-    uint64_t magnitude = s < 0 ? uint64_t(0) - uint64_t(s) : uint64_t(s);
-    if (extent == 0 || magnitude == 0)
-      continue;
-    if (magnitude > uint64_t(limit) || uint64_t(extent) > uint64_t(limit) / magnitude)
-      return false;
-    reach += extent * int64_t(magnitude);
-    if (reach > limit)
-      return false;
+  constexpr uint64_t limit = uint64_t(std::numeric_limits<int32_t>::max());
+  if (!t || t->ndim < 0 || (t->ndim > 0 && !t->shape))
+    return false;
+  uint64_t reach = 0;
+  uint64_t compact = 1; // the compact stride of dimension d, saturated at limit + 1
+  for (int32_t d = t->ndim - 1; d >= 0; --d) {
+    const int64_t n = t->shape[d];
+    if (n < 0 || uint64_t(n) > limit)
+      return false; // a size the int32 program would truncate (even with stride 0 or no elements)
+    const uint64_t m = t->strides ? magnitude(t->strides[d]) : compact;
+    compact = std::min(compact * uint64_t(n), limit + 1); // ≤ 2^31 · (2^31 − 1): no overflow
+    if (m > limit)
+      return false; // a stride the int32 program would truncate
+    if (n > 1) {
+      reach += uint64_t(n - 1) * m; // each term < 2^62 and reach ≤ limit before: no overflow
+      if (reach > limit)
+        return false;
+    }
   }
   return true;
 }

@@ -321,3 +321,38 @@ TEST_CASE("next_pow2 terminates and saturates", "[reliability]") {
   const int64_t bound = 1 << 20;
   CHECK(std::max<int64_t>(16, rt::next_pow2(inputs[1])) > bound);
 }
+
+TEST_CASE("index_fits_int32: sizes and strides the int32 program would truncate", "[reliability]") {
+  const auto f32 = rt::dtypes::float32;
+  SECTION("a broadcast (stride 0) dimension of 2^31 + 32") {
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({P31 + 32}, f32, {0})));
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({P31 + 32, 4}, f32, {0, 1})));
+    CHECK(rt::index_fits_int32(&Tensor({INT32_MAX, 4}, f32, {0, 1})));
+  }
+  SECTION("a size above INT32_MAX next to a size-0 dimension") {
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({0, P31 + 32})));
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({P31 + 32, 0}, f32, {1, 1})));
+  }
+  SECTION("a stride above INT32_MAX in a size-1 dimension") {
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({1, 4}, f32, {P31, 1})));
+    CHECK(rt::index_fits_int32(&Tensor({1, 4}, f32, {INT32_MAX, 1})));
+  }
+  SECTION("compact strides above INT32_MAX of an empty tensor") {
+    // stride(t, 0) is 2^32 for null strides: the int32 program would truncate it.
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({0, 65536, 65536})));
+    CHECK(rt::index_fits_int32(&Tensor({65536, 65536, 0}))); // compact strides 0, 0, 1
+  }
+  SECTION("exact limits") {
+    CHECK(rt::index_fits_int32(&Tensor({INT32_MAX})));                     // reach 2^31 - 2
+    CHECK(rt::index_fits_int32(&Tensor({2}, f32, {-INT32_MAX})));          // reach INT32_MAX
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({2}, f32, {INT32_MIN})));     // |stride| 2^31
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({3, 2}, f32, {P31 / 2, 1}))); // reach 2^31 + 1
+  }
+  SECTION("null and malformed tensors") {
+    CHECK_FALSE(rt::index_fits_int32(nullptr));
+    CHECK_FALSE(rt::index_fits_int32(&Tensor({4, -1})));
+    Tensor x({4});
+    x.t.shape = nullptr;
+    CHECK_FALSE(rt::index_fits_int32(&x));
+  }
+}

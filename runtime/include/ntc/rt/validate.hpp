@@ -177,8 +177,14 @@ bool vector_ready(const DLTensor *t, int dim, int width) noexcept;
 /// True when `value` is a multiple of `divisor` (> 0).
 constexpr bool divisible(int64_t value, int64_t divisor) { return value % divisor == 0; }
 
-/// True when every element offset the tensor can reach, Σ (size − 1)·|stride|, fits in int32
-/// (so int32 index arithmetic is safe). Tensors without elements always fit.
+/// True when the int32 variant of a generated program is safe for `t`. That variant casts every
+/// size and every stride to int32 and computes element offsets in int32, so this holds exactly
+/// when: every size ≤ INT32_MAX; every stride's magnitude ≤ INT32_MAX (with a null `strides`,
+/// the compact strides stride() returns); and the reach Σ max(size − 1, 0)·|stride| ≤ INT32_MAX,
+/// so every element offset, positive or negative, lies in [−INT32_MAX, INT32_MAX]. Each
+/// condition covers every dimension, size-1 and broadcast (stride-0) ones included, whether or
+/// not the tensor has elements: a size-0 dimension does not excuse a huge size or stride
+/// elsewhere. False for a null or malformed tensor (negative rank, null shape, negative size).
 bool index_fits_int32(const DLTensor *t) noexcept;
 
 // --- parallelism ------------------------------------------------------------------------------
