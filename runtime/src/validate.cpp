@@ -223,6 +223,36 @@ bool element_reach(const DLTensor *t, Reach &r) noexcept {
   return true;
 }
 
+/// The interval of bytes [lo, hi] a well-formed tensor with elements occupies, for element size
+/// `bytes` (≥ 1). False when the reach, its byte size or an address overflows.
+bool byte_range(const DLTensor *t, int64_t bytes, std::uintptr_t &lo, std::uintptr_t &hi) noexcept {
+  Reach r;
+  int64_t span = 0; // (reach + 1) · bytes
+  int64_t reach_plus_one = 0;
+  if (!element_reach(t, r) || __builtin_add_overflow(r.total, int64_t(1), &reach_plus_one) ||
+      __builtin_mul_overflow(reach_plus_one, bytes, &span))
+    return false;
+  std::uintptr_t base = 0;
+  if (__builtin_add_overflow(reinterpret_cast<std::uintptr_t>(t->data), t->byte_offset, &base))
+    return false;
+  // low·bytes and high·bytes are at most span, so they fit.
+  const std::uintptr_t below = std::uintptr_t(-r.low) * std::uintptr_t(bytes);
+  const std::uintptr_t above =
+      std::uintptr_t(r.high) * std::uintptr_t(bytes) + std::uintptr_t(bytes - 1);
+  return !__builtin_sub_overflow(base, below, &lo) && !__builtin_add_overflow(base, above, &hi);
+}
+
+/// Well-formed: not null, ndim ≥ 0, shape not null (when ndim > 0), no negative size, element
+/// count fits in int64 (stored in `count`).
+bool well_formed(const DLTensor *t, int64_t &count) noexcept {
+  if (!t || t->ndim < 0 || (t->ndim > 0 && !t->shape))
+    return false;
+  for (int32_t d = 0; d < t->ndim; ++d)
+    if (t->shape[d] < 0)
+      return false;
+  return checked_numel(t, count);
+}
+
 } // namespace
 
 ntc_status_t check_tensor(const char *kernel, const DLTensor *t, const char *param, int32_t ndim,
@@ -330,6 +360,84 @@ ntc_status_t check_tensor(const char *kernel, const DLTensor *t, const char *par
                                                   " bytes above its address " + hex(address) +
                                                   ", past the end of the address space");
     return NTC_SUCCESS;
+  } catch (...) {
+    return fail(NTC_ERROR_INTERNAL, std::string(kernel) + ": out of memory during validation");
+  }
+}
+
+ntc_status_t check_no_overlap(const char *kernel, const DLTensor *written, const char *written_name,
+                              const DLTensor *other, const char *other_name,
+                              bool allow_identical) noexcept {
+  try {
+    if (!written)
+      return fail(NTC_ERROR_INVALID_ARGUMENT, prefix(kernel, written_name) + "is a null pointer");
+    if (!other)
+      return fail(NTC_ERROR_INVALID_ARGUMENT, prefix(kernel, other_name) + "is a null pointer");
+    int64_t written_count = 0, other_count = 0;
+    if (!well_formed(written, written_count))
+      return fail(NTC_ERROR_INVALID_ARGUMENT,
+                  prefix(kernel, written_name) + "has a malformed shape (check it first)");
+    if (!well_formed(other, other_count))
+      return fail(NTC_ERROR_INVALID_ARGUMENT,
+                  prefix(kernel, other_name) + "has a malformed shape (check it first)");
+    if (written_count == 0 || other_count == 0)
+      return NTC_SUCCESS;
+    if (device_type_of(written) != device_type_of(other) ||
+        written->device.device_id != other->device.device_id)
+      return NTC_SUCCESS;
+    const auto address = [](const DLTensor *t) {
+      return reinterpret_cast<std::uintptr_t>(t->data) + t->byte_offset; // wraps, never UB
+    };
+    if (allow_identical && address(written) == address(other) &&
+        same_dtype(written->dtype, other->dtype) && written->ndim == other->ndim) {
+      bool identical = true;
+      for (int32_t d = 0; d < written->ndim && identical; ++d)
+        identical = written->shape[d] == other->shape[d] &&
+                    (written->shape[d] == 1 || stride(written, d) == stride(other, d));
+      if (identical)
+        return NTC_SUCCESS;
+    }
+    std::uintptr_t written_lo = 0, written_hi = 0, other_lo = 0, other_hi = 0;
+    if (!byte_range(written, std::max<int64_t>(element_bytes(written->dtype), 1), written_lo,
+                    written_hi))
+      return fail(
+          NTC_ERROR_INVALID_ARGUMENT,
+          prefix(kernel, written_name) +
+              "has a byte range that overflows int64 or the address space (check it first)");
+    if (!byte_range(other, std::max<int64_t>(element_bytes(other->dtype), 1), other_lo, other_hi))
+      return fail(
+          NTC_ERROR_INVALID_ARGUMENT,
+          prefix(kernel, other_name) +
+              "has a byte range that overflows int64 or the address space (check it first)");
+    if (written_hi < other_lo || other_hi < written_lo)
+      return NTC_SUCCESS;
+    return fail(NTC_ERROR_INVALID_ARGUMENT,
+                prefix(kernel, written_name) + "(bytes [" + hex(written_lo) + ", " +
+                    hex(written_hi) + "]) overlaps parameter '" + other_name + "' (bytes [" +
+                    hex(other_lo) + ", " + hex(other_hi) + "])" +
+                    (allow_identical ? "; an output may only alias another parameter exactly "
+                                       "(same address, dtype, shape and strides)"
+                                     : "; an output must not share memory with another parameter"));
+  } catch (...) {
+    return fail(NTC_ERROR_INTERNAL, std::string(kernel) + ": out of memory during validation");
+  }
+}
+
+ntc_status_t check_same_device(const char *kernel, const DLTensor *a, const char *a_name,
+                               const DLTensor *b, const char *b_name) noexcept {
+  try {
+    if (!a)
+      return fail(NTC_ERROR_INVALID_ARGUMENT, prefix(kernel, a_name) + "is a null pointer");
+    if (!b)
+      return fail(NTC_ERROR_INVALID_ARGUMENT, prefix(kernel, b_name) + "is a null pointer");
+    const int32_t a_type = device_type_of(a), b_type = device_type_of(b);
+    if (a->device.device_id == b->device.device_id ||
+        (a_type == int32_t(kDLCPU) && b_type == int32_t(kDLCPU)))
+      return NTC_SUCCESS;
+    return fail(NTC_ERROR_INVALID_ARGUMENT,
+                prefix(kernel, a_name) + "is on " + device_name(a_type) + " device " +
+                    std::to_string(a->device.device_id) + " but parameter '" + b_name + "' is on " +
+                    device_name(b_type) + " device " + std::to_string(b->device.device_id));
   } catch (...) {
     return fail(NTC_ERROR_INTERNAL, std::string(kernel) + ": out of memory during validation");
   }

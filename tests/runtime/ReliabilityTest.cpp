@@ -356,3 +356,129 @@ TEST_CASE("index_fits_int32: sizes and strides the int32 program would truncate"
     CHECK_FALSE(rt::index_fits_int32(&x));
   }
 }
+
+TEST_CASE("check_no_overlap", "[reliability]") {
+  const auto f32 = rt::dtypes::float32;
+  const std::string exclusive = "; an output must not share memory with another parameter";
+  const std::string alias =
+      "; an output may only alias another parameter exactly (same address, dtype, shape and "
+      "strides)";
+  Tensor out({4});
+  SECTION("disjoint and adjacent ranges") {
+    CHECK(rt::check_no_overlap("k", &out, "out", &Tensor({4}, f32, {}, 0x10010), "x", false) ==
+          NTC_SUCCESS);
+    CHECK(rt::check_no_overlap("k", &out, "out", &Tensor({4}, f32, {}, 0xfff0), "x", false) ==
+          NTC_SUCCESS);
+  }
+  SECTION("partial overlap") {
+    Tensor x({4}, f32, {}, 0x1000c);
+    CHECK(rt::check_no_overlap("k", &out, "out", &x, "x", false) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' (bytes [0x10000, 0x1000f]) overlaps parameter 'x' "
+                    "(bytes [0x1000c, 0x1001b])" +
+                        exclusive);
+    CHECK(rt::check_no_overlap("k", &out, "out", &x, "x", true) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' (bytes [0x10000, 0x1000f]) overlaps parameter 'x' "
+                    "(bytes [0x1000c, 0x1001b])" +
+                        alias);
+  }
+  SECTION("exact aliases: allowed only with allow_identical") {
+    Tensor x({4});
+    CHECK(rt::check_no_overlap("k", &out, "out", &x, "x", true) == NTC_SUCCESS);
+    CHECK(rt::check_no_overlap("k", &out, "out", &x, "x", false) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' (bytes [0x10000, 0x1000f]) overlaps parameter 'x' "
+                    "(bytes [0x10000, 0x1000f])" +
+                        exclusive);
+    // The same address through data or byte_offset; compact strides spelled out or not;
+    // strides of size-1 dimensions ignored.
+    Tensor y({4}, f32, {1}, 0xfff0);
+    y.t.byte_offset = 16;
+    CHECK(rt::check_no_overlap("k", &out, "out", &y, "y", true) == NTC_SUCCESS);
+    CHECK(rt::check_no_overlap("k", &Tensor({1, 4}, f32, {4, 1}), "out",
+                               &Tensor({1, 4}, f32, {99, 1}), "y", true) == NTC_SUCCESS);
+  }
+  SECTION("same address but not identical: transposed, other shape, other dtype") {
+    Tensor square({2, 2});
+    Tensor transposed({2, 2}, f32, {1, 2});
+    CHECK(rt::check_no_overlap("k", &square, "out", &transposed, "x", true) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' (bytes [0x10000, 0x1000f]) overlaps parameter 'x' "
+                    "(bytes [0x10000, 0x1000f])" +
+                        alias);
+    CHECK(rt::check_no_overlap("k", &out, "out", &Tensor({2}), "x", true) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(rt::check_no_overlap("k", &out, "out", &Tensor({4}, rt::dtypes::int32), "x", true) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+  }
+  SECTION("negative strides") {
+    Tensor reversed({4}, f32, {-1}, 0x10010); // bytes 0x10004 .. 0x10013
+    CHECK(rt::check_no_overlap("k", &reversed, "out", &Tensor({2}), "x", false) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' (bytes [0x10004, 0x10013]) overlaps parameter 'x' "
+                    "(bytes [0x10000, 0x10007])" +
+                        exclusive);
+    CHECK(rt::check_no_overlap("k", &reversed, "out", &Tensor({1}), "x", false) == NTC_SUCCESS);
+  }
+  SECTION("interleaved strided views count as overlapping (conservative)") {
+    Tensor even({4}, f32, {2}, 0x10000), odd({4}, f32, {2}, 0x10004);
+    CHECK(rt::check_no_overlap("k", &even, "out", &odd, "x", false) == NTC_ERROR_INVALID_ARGUMENT);
+  }
+  SECTION("empty tensors and other devices never overlap") {
+    CHECK(rt::check_no_overlap("k", &out, "out", &Tensor({0, 4}), "x", false) == NTC_SUCCESS);
+    CHECK(rt::check_no_overlap("k", &Tensor({4, 0}), "out", &out, "x", false) == NTC_SUCCESS);
+    Tensor gpu0({4}, f32, {}, 0x10000, kDLCUDA, 0), gpu1({4}, f32, {}, 0x10000, kDLCUDA, 1);
+    CHECK(rt::check_no_overlap("k", &gpu0, "out", &gpu1, "x", false) == NTC_SUCCESS);
+    CHECK(rt::check_no_overlap("k", &gpu0, "out", &out, "x", false) == NTC_SUCCESS);
+    CHECK(rt::check_no_overlap("k", &gpu0, "out", &gpu0, "x", false) == NTC_ERROR_INVALID_ARGUMENT);
+  }
+  SECTION("ranges at the top of the address space") {
+    Tensor top({1024}, f32, {}, 0xfffffffffffff000u);
+    CHECK(rt::check_no_overlap("k", &top, "out", &Tensor({1}, f32, {}, 0xfffffffffffffffcu), "x",
+                               false) == NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' (bytes [0xfffffffffffff000, 0xffffffffffffffff]) "
+                    "overlaps parameter 'x' (bytes [0xfffffffffffffffc, 0xffffffffffffffff])" +
+                        exclusive);
+  }
+  SECTION("null, malformed and overflowing tensors") {
+    CHECK(rt::check_no_overlap("k", nullptr, "out", &out, "x", false) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' is a null pointer");
+    CHECK(rt::check_no_overlap("k", &out, "out", nullptr, "x", false) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' is a null pointer");
+    CHECK(rt::check_no_overlap("k", &Tensor({4, -1}), "out", &out, "x", false) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' has a malformed shape (check it first)");
+    CHECK(rt::check_no_overlap("k", &out, "out", &Tensor({P32, P32}), "x", false) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'x' has a malformed shape (check it first)");
+    CHECK(rt::check_no_overlap("k", &Tensor({3}, f32, {P62}), "out", &out, "x", false) ==
+          NTC_ERROR_INVALID_ARGUMENT);
+    CHECK(last() == "k: parameter 'out' has a byte range that overflows int64 or the address "
+                    "space (check it first)");
+  }
+  rt::clear_error();
+}
+
+TEST_CASE("check_same_device", "[reliability]") {
+  const auto f32 = rt::dtypes::float32;
+  Tensor a({4}, f32, {}, 0x10000, kDLCUDA, 0), b({4}, f32, {}, 0x20000, kDLCUDA, 1);
+  CHECK(rt::check_same_device("k", &a, "a", &b, "b") == NTC_ERROR_INVALID_ARGUMENT);
+  CHECK(last() == "k: parameter 'a' is on CUDA device 0 but parameter 'b' is on CUDA device 1");
+  CHECK(rt::check_same_device("k", &a, "a", &a, "a2") == NTC_SUCCESS);
+  Tensor managed({4}, f32, {}, 0x30000, kDLCUDAManaged, 1);
+  CHECK(rt::check_same_device("k", &b, "b", &managed, "m") == NTC_SUCCESS);
+  CHECK(rt::check_same_device("k", &managed, "m", &a, "a") == NTC_ERROR_INVALID_ARGUMENT);
+  CHECK(last() == "k: parameter 'm' is on CUDA managed device 1 but parameter 'a' is on CUDA "
+                  "device 0");
+  // CPU tensors share host memory whatever their ids.
+  Tensor cpu0({4}, f32, {}, 0x10000, kDLCPU, 0), cpu3({4}, f32, {}, 0x10000, kDLCPU, 3);
+  CHECK(rt::check_same_device("k", &cpu0, "x", &cpu3, "y") == NTC_SUCCESS);
+  Tensor odd({4}, f32, {}, 0x10000, kDLCUDA, 2);
+  odd.set_device_type(-5);
+  CHECK(rt::check_same_device("k", &odd, "x", &a, "a") == NTC_ERROR_INVALID_ARGUMENT);
+  CHECK(last() == "k: parameter 'x' is on device type -5 device 2 but parameter 'a' is on CUDA "
+                  "device 0");
+  CHECK(rt::check_same_device("k", &a, "a", nullptr, "b") == NTC_ERROR_INVALID_ARGUMENT);
+  CHECK(last() == "k: parameter 'b' is a null pointer");
+  rt::clear_error();
+}

@@ -99,6 +99,29 @@ constexpr int64_t element_bytes(DLDataType dtype) {
 ntc_status_t check_tensor(const char *kernel, const DLTensor *t, const char *param, int32_t ndim,
                           DLDataType dtype, DLDeviceType device) noexcept;
 
+/// Rejects an output `written` whose memory may overlap that of `other` (another parameter of
+/// the same call): NTC_ERROR_INVALID_ARGUMENT with "<kernel>: parameter '<written_name>'
+/// (bytes [lo, hi]) overlaps parameter '<other_name>' (bytes [lo, hi])". The byte range of a
+/// tensor is the interval from the lowest to the highest byte any of its elements occupies
+/// (holes between strided elements count as covered, so the check is conservative). Tensors
+/// without elements never overlap, nor do tensors on different devices (device type or id
+/// differ). With `allow_identical`, exact aliases are accepted: same address data +
+/// byte_offset, dtype, rank, shape and strides (strides of size-1 dimensions are ignored), so
+/// every element is the same memory in both (an elementwise kernel that reads and writes one
+/// element in the same program). Also rejects null or malformed tensors and layouts whose byte
+/// range overflows; call it after check_tensor. Arithmetic is checked: it never overflows.
+ntc_status_t check_no_overlap(const char *kernel, const DLTensor *written, const char *written_name,
+                              const DLTensor *other, const char *other_name,
+                              bool allow_identical) noexcept;
+
+/// Rejects tensors `a` and `b` on different devices of a multi-GPU machine:
+/// NTC_ERROR_INVALID_ARGUMENT with "<kernel>: parameter '<a_name>' is on CUDA device 0 but
+/// parameter '<b_name>' is on CUDA device 1" when their device ids differ. Two CPU tensors
+/// always pass (host memory is shared, whatever ids a producer sets); device types are
+/// check_tensor's business and are not compared. Also rejects null tensors.
+ntc_status_t check_same_device(const char *kernel, const DLTensor *a, const char *a_name,
+                               const DLTensor *b, const char *b_name) noexcept;
+
 /// Returns NTC_SUCCESS when a == b, else NTC_ERROR_INVALID_ARGUMENT with
 /// "<kernel>: size mismatch: <what_a> is <a> but <what_b> is <b>".
 ntc_status_t check_equal(const char *kernel, const char *what_a, int64_t a, const char *what_b,
