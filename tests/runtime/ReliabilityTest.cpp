@@ -1,6 +1,7 @@
 // Hostile DLTensor descriptors: validation must reject them with a clean status and message and
 // never overflow, crash or accept them silently. Every case here is a row of
 // docs/reliability-runtime.md. Data pointers are fake addresses: validation never dereferences.
+#include <ntc/rt/device_guard.hpp>
 #include <ntc/rt/index.hpp>
 #include <ntc/rt/validate.hpp>
 #include <ntc/runtime.h>
@@ -481,4 +482,89 @@ TEST_CASE("check_same_device", "[reliability]") {
   CHECK(rt::check_same_device("k", &a, "a", nullptr, "b") == NTC_ERROR_INVALID_ARGUMENT);
   CHECK(last() == "k: parameter 'b' is a null pointer");
   rt::clear_error();
+}
+
+namespace {
+
+/// A fake device runtime for device_guard: the current device and a log of Set calls.
+struct FakeDevices {
+  int32_t current = 0;
+  bool get_fails = false, set_fails = false, set_throws = false;
+  std::vector<int32_t> sets;
+  auto get() {
+    return [this](int32_t &d) {
+      d = current;
+      return !get_fails;
+    };
+  }
+  auto set() {
+    return [this](int32_t d) {
+      if (set_throws)
+        throw std::runtime_error("set");
+      if (set_fails)
+        return false;
+      sets.push_back(d);
+      current = d;
+      return true;
+    };
+  }
+};
+
+} // namespace
+
+TEST_CASE("device_guard switches and restores the current device", "[reliability]") {
+  FakeDevices fake;
+  SECTION("switch, switch again, restore once") {
+    {
+      rt::device_guard guard(fake.get(), fake.set());
+      CHECK_FALSE(guard.saved());
+      CHECK(guard.switch_to(1));
+      CHECK(guard.saved());
+      CHECK(guard.previous() == 0);
+      CHECK(fake.current == 1);
+      CHECK(guard.switch_to(2));
+      CHECK(guard.switch_to(2)); // already current: no Set
+    }
+    CHECK(fake.sets == std::vector<int32_t>{1, 2, 0});
+    CHECK(fake.current == 0);
+  }
+  SECTION("the current device: nothing to set or restore") {
+    fake.current = 3;
+    {
+      rt::device_guard guard(fake.get(), fake.set());
+      CHECK(guard.switch_to(3));
+    }
+    CHECK(fake.sets.empty());
+  }
+  SECTION("switching back by hand: nothing to restore") {
+    {
+      rt::device_guard guard(fake.get(), fake.set());
+      CHECK(guard.switch_to(1));
+      CHECK(guard.switch_to(0));
+    }
+    CHECK(fake.sets == std::vector<int32_t>{1, 0});
+  }
+  SECTION("failures") {
+    fake.get_fails = true;
+    {
+      rt::device_guard guard(fake.get(), fake.set());
+      CHECK_FALSE(guard.switch_to(1));
+      CHECK_FALSE(guard.saved());
+    }
+    CHECK(fake.sets.empty());
+    fake.get_fails = false;
+    fake.set_fails = true;
+    {
+      rt::device_guard guard(fake.get(), fake.set());
+      CHECK_FALSE(guard.switch_to(1));
+    }
+    CHECK(fake.sets.empty());
+    fake.set_fails = false;
+    fake.set_throws = true;
+    {
+      rt::device_guard guard(fake.get(), fake.set());
+      CHECK_FALSE(guard.switch_to(1));
+    }
+    CHECK(fake.current == 0);
+  }
 }
