@@ -32,8 +32,13 @@ template <class I> NTC_HOST_DEVICE constexpr I floor_mod(I a, I b) {
   return a - floor_div<I>(a, b) * b;
 }
 
-/// The smallest power of two >= v (1 for v <= 1).
+/// The smallest power of two >= v (1 for v <= 1). Saturates: for v > 2^62 that power (2^63)
+/// does not fit in int64_t, and the result is INT64_MAX (not a power of two). Generated wrappers
+/// compare the result with a tile extent's upper bound, which INT64_MAX exceeds, so such sizes
+/// are rejected instead of looping forever.
 NTC_HOST_DEVICE constexpr int64_t next_pow2(int64_t v) {
+  if (v > (int64_t(1) << 62))
+    return INT64_MAX;
   int64_t p = 1;
   while (p < v)
     p <<= 1;

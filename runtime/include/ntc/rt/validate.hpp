@@ -81,13 +81,46 @@ constexpr int64_t element_bytes(DLDataType dtype) {
 // --- validation -------------------------------------------------------------------------------
 
 /// Checks tensor parameter `param` of `kernel`, in this order: `t` not null; a well-formed
-/// shape (ndim ≥ 0, shape not null, no negative size); data not null (unless the tensor has no
-/// elements); rank == `ndim`; dtype == `dtype` (code, bits, lanes); device type == `device`
-/// (for kDLCUDA, kDLCUDAManaged is accepted too); byte_offset a multiple of the element size.
+/// shape (ndim ≥ 0, shape not null, no negative size); an element count that fits in int64;
+/// data not null (unless the tensor has no elements); rank == `ndim`; dtype == `dtype` (code,
+/// bits, lanes); device type == `device` (for kDLCUDA, kDLCUDAManaged is accepted too; the
+/// device type is read as a plain int32_t, so any value is reported cleanly); byte_offset at
+/// most INT64_MAX and data + byte_offset not past the end of the address space; byte_offset a
+/// multiple of the element size; the address data + byte_offset aligned to the element size; a
+/// byte size (elements · element size) that fits in int64. Then, for tensors with elements and
+/// explicit strides: (size − 1)·|stride| of every dimension, their sum (the reach, in elements)
+/// and (reach + 1) · element size all fit in int64. Finally, for tensors with elements, the
+/// lowest and highest bytes the tensor reaches lie inside the address space (negative strides
+/// must not reach below address 0). After a successful check, numel() is exact and, for a
+/// tensor with elements, stride() is exact and every element offset and byte offset the tensor
+/// reaches fits in int64_t.
 /// Returns NTC_SUCCESS or NTC_ERROR_INVALID_ARGUMENT with e.g.
 /// "matmul: parameter 'lhs' has rank 3, expected 2".
 ntc_status_t check_tensor(const char *kernel, const DLTensor *t, const char *param, int32_t ndim,
                           DLDataType dtype, DLDeviceType device) noexcept;
+
+/// Rejects an output `written` whose memory may overlap that of `other` (another parameter of
+/// the same call): NTC_ERROR_INVALID_ARGUMENT with "<kernel>: parameter '<written_name>'
+/// (bytes [lo, hi]) overlaps parameter '<other_name>' (bytes [lo, hi])". The byte range of a
+/// tensor is the interval from the lowest to the highest byte any of its elements occupies
+/// (holes between strided elements count as covered, so the check is conservative). Tensors
+/// without elements never overlap, nor do tensors on different devices (device type or id
+/// differ). With `allow_identical`, exact aliases are accepted: same address data +
+/// byte_offset, dtype, rank, shape and strides (strides of size-1 dimensions are ignored), so
+/// every element is the same memory in both (an elementwise kernel that reads and writes one
+/// element in the same program). Also rejects null or malformed tensors and layouts whose byte
+/// range overflows; call it after check_tensor. Arithmetic is checked: it never overflows.
+ntc_status_t check_no_overlap(const char *kernel, const DLTensor *written, const char *written_name,
+                              const DLTensor *other, const char *other_name,
+                              bool allow_identical) noexcept;
+
+/// Rejects tensors `a` and `b` on different devices of a multi-GPU machine:
+/// NTC_ERROR_INVALID_ARGUMENT with "<kernel>: parameter '<a_name>' is on CUDA device 0 but
+/// parameter '<b_name>' is on CUDA device 1" when their device ids differ. Two CPU tensors
+/// always pass (host memory is shared, whatever ids a producer sets); device types are
+/// check_tensor's business and are not compared. Also rejects null tensors.
+ntc_status_t check_same_device(const char *kernel, const DLTensor *a, const char *a_name,
+                               const DLTensor *b, const char *b_name) noexcept;
 
 /// Returns NTC_SUCCESS when a == b, else NTC_ERROR_INVALID_ARGUMENT with
 /// "<kernel>: size mismatch: <what_a> is <a> but <what_b> is <b>".
@@ -104,28 +137,51 @@ inline int64_t size(const DLTensor *t, int d) {
 }
 
 /// Stride of dimension `d` in elements (negative `d` counts from the end); a null `strides`
-/// means compact row-major.
+/// means compact row-major. The compact stride is the product of the later sizes: 0 when one of
+/// them is 0, and saturated at INT64_MAX when it overflows (possible only for tensors without
+/// elements, e.g. shape {0, 2^40, 2^40}; check_tensor rejects the others) or when one of them
+/// is negative (a malformed shape).
 inline int64_t stride(const DLTensor *t, int d) {
   if (d < 0)
     d += t->ndim;
   if (t->strides)
     return t->strides[d];
   int64_t s = 1;
-  for (int i = t->ndim - 1; i > d; --i)
-    s *= t->shape[i];
-  return s;
+  bool saturated = false;
+  for (int i = t->ndim - 1; i > d; --i) {
+    const int64_t n = t->shape[i];
+    if (n == 0)
+      return 0;
+    if (saturated || n < 0 || s > INT64_MAX / n)
+      saturated = true;
+    else
+      s *= n;
+  }
+  return saturated ? INT64_MAX : s;
 }
 
-/// Number of elements (1 for rank 0).
+/// Number of elements (1 for rank 0): 0 when a size is 0, saturated at INT64_MAX when the
+/// product overflows or a size is negative (check_tensor rejects both).
 inline int64_t numel(const DLTensor *t) {
   int64_t n = 1;
-  for (int i = 0; i < t->ndim; ++i)
-    n *= t->shape[i];
-  return n;
+  bool saturated = false;
+  for (int i = 0; i < t->ndim; ++i) {
+    const int64_t s = t->shape[i];
+    if (s == 0)
+      return 0;
+    if (saturated || s < 0 || n > INT64_MAX / s)
+      saturated = true;
+    else
+      n *= s;
+  }
+  return saturated ? INT64_MAX : n;
 }
 
-/// The data pointer with byte_offset applied.
+/// The data pointer with byte_offset applied; null when data is null (check_tensor allows that
+/// only for tensors without elements, whatever their byte_offset).
 template <class T> T *data(const DLTensor *t) {
+  if (!t->data)
+    return nullptr;
   return reinterpret_cast<T *>(static_cast<char *>(t->data) + t->byte_offset);
 }
 
@@ -144,8 +200,14 @@ bool vector_ready(const DLTensor *t, int dim, int width) noexcept;
 /// True when `value` is a multiple of `divisor` (> 0).
 constexpr bool divisible(int64_t value, int64_t divisor) { return value % divisor == 0; }
 
-/// True when every element offset the tensor can reach, Σ (size − 1)·|stride|, fits in int32
-/// (so int32 index arithmetic is safe). Tensors without elements always fit.
+/// True when the int32 variant of a generated program is safe for `t`. That variant casts every
+/// size and every stride to int32 and computes element offsets in int32, so this holds exactly
+/// when: every size ≤ INT32_MAX; every stride's magnitude ≤ INT32_MAX (with a null `strides`,
+/// the compact strides stride() returns); and the reach Σ max(size − 1, 0)·|stride| ≤ INT32_MAX,
+/// so every element offset, positive or negative, lies in [−INT32_MAX, INT32_MAX]. Each
+/// condition covers every dimension, size-1 and broadcast (stride-0) ones included, whether or
+/// not the tensor has elements: a size-0 dimension does not excuse a huge size or stride
+/// elsewhere. False for a null or malformed tensor (negative rank, null shape, negative size).
 bool index_fits_int32(const DLTensor *t) noexcept;
 
 // --- parallelism ------------------------------------------------------------------------------
