@@ -152,6 +152,20 @@ std::vector<size_t> gridDims(const std::vector<Expr> &level0);
 /// kernel has only scalars).
 int gridAnchor(const KernelSpec &spec);
 
+/// A written tensor parameter and another tensor parameter that must not share memory with it
+/// (indices into KernelSpec::params).
+struct AliasCheck {
+  int written = -1;
+  int other = -1;
+  /// Exact aliasing is harmless: `other` is only read, through an arrangement that walks its
+  /// source exactly as `written`'s does, so every program reads only what it writes.
+  bool identicalAllowed = false;
+};
+
+/// alias-checks: the overlap checks of a kernel's wrapper, one per pair of a written tensor
+/// and another tensor (pairs of written tensors once).
+std::vector<AliasCheck> aliasChecks(const kir::Function &f);
+
 /// Name of the program coordinate symbol of grid dimension d.
 std::string programCoordinate(size_t d);
 /// Name of the lane index symbol of tile dimension d.

@@ -269,3 +269,54 @@ TEST_CASE("ntc_<kernel>_info() describes the parameters", "[cpu][info]") {
   CHECK(std::string(ntc_attention_f16_info()->name) == "attention_f16");
   CHECK(std::string(ntc_attention_f32_info()->name) == "attention_f32");
 }
+
+TEST_CASE("validation: an output overlapping an input", "[cpu][validation]") {
+  // add: output shares 90 of lhs's 100 elements, shifted by 10.
+  Tensor<float> shared({110}), rhs({100});
+  shared.fill(1);
+  rhs.fill(2);
+  DLTensor lhs = shared.dl, output = shared.dl;
+  int64_t n[1] = {100};
+  lhs.shape = output.shape = n;
+  output.byte_offset = 10 * sizeof(float);
+  check_rejected(add_f32(&lhs, &rhs.dl, &output, nullptr),
+                 {"add_f32", "'output'", "'lhs'", "overlap"});
+  for (float v : shared.buffer)
+    CHECK(v == 1.0f);
+
+  // matmul: an output that is exactly the lhs is rejected too (programs read rows of lhs that
+  // others write).
+  Tensor<float16> square({8, 8}), other({8, 8});
+  square.fill(1);
+  other.fill(1);
+  check_rejected(matmul(&square, &other, &square, nullptr), {"matmul", "'output'", "'lhs'"});
+}
+
+TEST_CASE("validation: in-place elementwise calls are allowed", "[cpu][validation]") {
+  // add with output == lhs: every program reads exactly the elements it writes.
+  Tensor<float> x({100}), y({100});
+  std::mt19937_64 rng(5);
+  x.randomize(rng);
+  y.randomize(rng);
+  std::vector<double> ref;
+  for (int64_t i = 0; i < 100; ++i)
+    ref.push_back(double(float(x.get({i}) + y.get({i}))));
+  REQUIRE_NTC_OK(add_f32(&x, &y, &x, nullptr));
+  CHECK_CLOSE(compare(x, ref, 0, 0));
+
+  // softmax in place: one program reads its whole row, then writes it.
+  Tensor<float> rows({3, 50});
+  rows.randomize(rng);
+  std::vector<double> expected;
+  for (int64_t r = 0; r < 3; ++r) {
+    double peak = -1e30, total = 0;
+    for (int64_t c = 0; c < 50; ++c)
+      peak = std::max(peak, rows.get({r, c}));
+    for (int64_t c = 0; c < 50; ++c)
+      total += std::exp(rows.get({r, c}) - peak);
+    for (int64_t c = 0; c < 50; ++c)
+      expected.push_back(std::exp(rows.get({r, c}) - peak) / total);
+  }
+  REQUIRE_NTC_OK(softmax(&rows, &rows, nullptr));
+  CHECK_CLOSE(compare(rows, expected, 1e-6, 1e-5));
+}

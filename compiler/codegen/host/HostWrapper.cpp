@@ -155,6 +155,36 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
       os << "    if ((ntc_status = ntc::rt::check_tensor(" << quote(k) << ", " << p.name << ", "
          << quote(p.name) << ", " << p.ndim << ", " << dlpackDType(p.dtype) << ", " << device
          << ")))\n      return ntc_status;\n";
+  for (const passes::AliasCheck &c : passes::aliasChecks(f)) {
+    const std::string &w = f.spec.params[c.written].name, &o = f.spec.params[c.other].name;
+    os << "    if ((ntc_status = ntc::rt::check_no_overlap(" << quote(k) << ", " << w << ", "
+       << quote(w) << ", " << o << ", " << quote(o) << ", "
+       << (c.identicalAllowed ? "true" : "false") << ")))\n      return ntc_status;\n";
+  }
+  const ParamSpec *first = nullptr;
+  for (const ParamSpec &p : f.spec.params)
+    if (isTensor(p))
+      first = first ? first : &p;
+  if (target == "cuda" && first) {
+    for (const ParamSpec &p : f.spec.params)
+      if (isTensor(p) && &p != first)
+        os << "    if ((ntc_status = ntc::rt::check_same_device(" << quote(k) << ", " << first->name
+           << ", " << quote(first->name) << ", " << p.name << ", " << quote(p.name)
+           << ")))\n      return ntc_status;\n";
+    os << "    // Launch on the tensors' device; the caller's current device is restored.\n";
+    os << "    ntc::rt::device_guard ntc_device(\n"
+          "        [](int32_t &ntc_id) {\n"
+          "          int ntc_current = 0;\n"
+          "          const bool ntc_ok = cudaGetDevice(&ntc_current) == cudaSuccess;\n"
+          "          ntc_id = ntc_current;\n"
+          "          return ntc_ok;\n"
+          "        },\n"
+          "        [](int32_t ntc_id) { return cudaSetDevice(ntc_id) == cudaSuccess; });\n";
+    os << "    if (!ntc_device.switch_to(" << first->name << "->device.device_id))\n"
+       << "      return ntc::rt::fail(NTC_ERROR_CUDA, " << quote(k + ": cannot make CUDA device ")
+       << " + std::to_string(" << first->name << "->device.device_id) + " << quote(" current")
+       << ");\n";
+  }
   os << "    " << argsStructName(f.spec) << " ntc_args;\n";
   for (const ParamSpec &p : f.spec.params) {
     if (isTensor(p)) {
