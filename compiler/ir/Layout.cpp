@@ -70,6 +70,28 @@ void Layout::replaceIndices(const std::map<std::string, Expr> &subst) {
     b.value = b.value.substitute(subst);
 }
 
+std::string ExtentCheck::requirement() const {
+  if (hi && *hi == lo)
+    return "must be " + std::to_string(lo);
+  std::string s = "must be at least " + std::to_string(lo);
+  return hi ? s + " and at most " + std::to_string(*hi) : s;
+}
+
+void Layout::require(const Expr &value, int64_t lo, std::optional<int64_t> hi,
+                     const std::string &what) {
+  Interval r = value.range();
+  bool holds = r.lo && *r.lo >= lo && (!hi || (r.hi && *r.hi <= *hi));
+  if (holds)
+    return;
+  ExtentCheck check{value, lo, hi, what};
+  if ((r.hi && *r.hi < lo) || (hi && r.lo && *r.lo > *hi))
+    throw LayoutError(what + " is " + value.str() + "; it " + check.requirement());
+  for (const ExtentCheck &c : checks_)
+    if (c.value == value && c.lo == lo && c.hi == hi)
+      return;
+  checks_.push_back(std::move(check));
+}
+
 void Layout::addBounds(const std::vector<Dim> &dims) {
   for (const Dim &d : dims)
     bounds_.push_back({d.index, d.extent});
@@ -155,6 +177,12 @@ Layout Layout::tile(const std::vector<Expr> &tileShape, const std::vector<Expr> 
     if (dil.isConst() && dil.constValue() <= 0)
       throw LayoutError("tile: dilation " + dil.str() + " of dimension " + std::to_string(d) +
                         " must be positive");
+    const std::string where = "tile(" + std::to_string(d) + "): the ";
+    if (!(tileShape[d].isConst() && tileShape[d].constValue() == -1))
+      l.require(t, 1, std::nullopt, where + "tile size");
+    if (!strides.empty() && !(strides[d].isConst() && strides[d].constValue() == -1))
+      l.require(s, 1, std::nullopt, where + "stride");
+    l.require(dil, 1, std::nullopt, where + "dilation");
     Expr span = dim.extent - dil * (t - 1) - 1;
     Expr count = (floorMode ? floorDiv(span, s) : ceilDiv(span, s)) + 1;
     Dim o{newIndex(count), count, dim.axis};
@@ -192,6 +220,12 @@ Layout Layout::expand(const std::vector<Expr> &shape) const {
       throw LayoutError("expand: cannot expand dimension " + std::to_string(d) + " from " +
                         dim.extent.str() + " to " + shape[d].str() +
                         "; only size-1 dimensions can be expanded (use -1 to keep a dimension)");
+    if (shape[d].isConst() && shape[d].constValue() < 0)
+      throw LayoutError("expand: extent " + shape[d].str() + " of dimension " + std::to_string(d) +
+                        " is negative (only -1, to keep a dimension)");
+    l.require(dim.extent, 1, 1,
+              "expand(" + std::to_string(d) + "): the expanded dimension's extent");
+    l.require(shape[d], 0, std::nullopt, "expand(" + std::to_string(d) + "): the new extent");
     Dim e{newIndex(shape[d]), shape[d], dim.axis};
     subst[dim.index.symbolName()] = Expr(0);
     result.dims.push_back(e);
@@ -206,14 +240,17 @@ Layout Layout::expand(const std::vector<Expr> &shape) const {
 Layout Layout::squeeze(const std::vector<int64_t> &dims) const {
   const Level &level = levels_[focus_];
   std::set<int64_t> drop;
+  Layout l = *this;
   for (int64_t d : dims) {
     int64_t n = normalizeDim(d, level.dims.size(), "squeeze");
     if (provablyNotOne(level.dims[n].extent))
       throw LayoutError("squeeze: cannot squeeze dimension " + std::to_string(d) +
                         ": its size is " + level.dims[n].extent.str() + ", not 1");
-    drop.insert(n);
+    if (!drop.insert(n).second)
+      throw LayoutError("squeeze: dimension " + std::to_string(d) + " is given twice");
+    l.require(level.dims[n].extent, 1, 1,
+              "squeeze(" + std::to_string(d) + "): the squeezed dimension's extent");
   }
-  Layout l = *this;
   std::map<std::string, Expr> subst;
   Level result;
   for (size_t d = 0; d < level.dims.size(); ++d) {
@@ -389,6 +426,10 @@ Layout Layout::substitute(const std::map<std::string, Expr> &values) const {
     b.value = b.value.substitute(values);
     b.extent = b.extent.substitute(values);
   }
+  std::vector<ExtentCheck> checks = std::move(l.checks_);
+  l.checks_.clear();
+  for (const ExtentCheck &c : checks)
+    l.require(c.value.substitute(values), c.lo, c.hi, c.what);
   return l;
 }
 

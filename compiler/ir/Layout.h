@@ -52,6 +52,18 @@ struct IndexBound {
 };
 
 /// An optional integer argument (NumPy's None when absent).
+/// A condition on an extent that an arrangement needs but that depends on run-time sizes:
+/// `lo <= value` (and `value <= hi` when given). The generated wrapper checks it; `eval`
+/// rejects values that break it.
+struct ExtentCheck {
+  Expr value;
+  int64_t lo = 0;
+  std::optional<int64_t> hi;
+  std::string what; ///< e.g. "squeeze(0): the extent ⌈x_size_0/4⌉"
+  /// "must be 1", "must be at least 1"...
+  std::string requirement() const;
+};
+
 using OptExpr = std::optional<Expr>;
 
 /// An immutable arranged tensor.
@@ -71,6 +83,8 @@ public:
   const std::vector<Expr> &coords() const { return coords_; }
   /// Bounds whose conjunction is the mask.
   const std::vector<IndexBound> &bounds() const { return bounds_; }
+  /// Conditions on run-time extents that the operations so far need.
+  const std::vector<ExtentCheck> &checks() const { return checks_; }
   /// The level that operations apply to.
   size_t focus() const { return focus_; }
 
@@ -133,12 +147,16 @@ private:
   void replaceIndices(const std::map<std::string, Expr> &subst);
   /// Record the bounds of freshly created dimensions.
   void addBounds(const std::vector<Dim> &dims);
+  /// Require lo <= value (<= hi): nothing when provable, a LayoutError naming `what` when
+  /// provably false, else an ExtentCheck for the wrapper.
+  void require(const Expr &value, int64_t lo, std::optional<int64_t> hi, const std::string &what);
 
   std::string sourceName_;
   std::vector<Expr> sourceShape_;
   std::vector<Level> levels_;
   std::vector<Expr> coords_;
   std::vector<IndexBound> bounds_;
+  std::vector<ExtentCheck> checks_;
   size_t focus_ = 0;
 };
 

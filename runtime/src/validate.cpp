@@ -484,8 +484,12 @@ bool vector_ready(const DLTensor *t, int dim, int width) noexcept {
   return is_aligned(t, static_cast<std::size_t>(width) * element_bytes(t->dtype));
 }
 
-bool index_fits_int32(const DLTensor *t) noexcept {
-  constexpr uint64_t limit = uint64_t(std::numeric_limits<int32_t>::max());
+bool index_fits_int32(const DLTensor *t) noexcept { return index_fits_int32(t, 0); }
+
+bool index_fits_int32(const DLTensor *t, int64_t headroom) noexcept {
+  if (headroom < 0 || headroom >= int64_t(std::numeric_limits<int32_t>::max()))
+    return false;
+  const uint64_t limit = uint64_t(std::numeric_limits<int32_t>::max()) - uint64_t(headroom);
   if (!t || t->ndim < 0 || (t->ndim > 0 && !t->shape))
     return false;
   uint64_t reach = 0;

@@ -177,3 +177,27 @@ TEST_CASE("invalid arguments are rejected", "[layout]") {
   Layout t = x.tile({2, 2});
   CHECK_THROWS_WITH(t.withInner(x.tile({2, 2}).dtype()), Catch::Contains("must be derived"));
 }
+
+TEST_CASE("run-time extent conditions: recorded when unprovable, enforced by eval",
+          "[layout][checks]") {
+  Layout x = symbolicSource("x", 2);
+  // ⌈x_size_0/4⌉ may or may not be 1: the condition is recorded for the wrapper.
+  Layout squeezed = x.tile({Expr(4), Expr(4)}).squeeze({0});
+  REQUIRE(squeezed.checks().size() == 1);
+  CHECK(squeezed.checks()[0].what == "squeeze(0): the squeezed dimension's extent");
+  CHECK(squeezed.checks()[0].requirement() == "must be 1");
+  CHECK(evalJson(squeezed, {{"x_size_0", 4}, {"x_size_1", 4}}).size() > 2);
+  CHECK_THROWS_AS(evalJson(squeezed, {{"x_size_0", 8}, {"x_size_1", 4}}), LayoutError);
+
+  // A provably valid or provably invalid extent records nothing or throws.
+  CHECK(x.tile({Expr(1), Expr(4)}).squeeze({0}).checks().empty() == false);
+  CHECK(x.tile({Expr(4), Expr(4)}).tile({Expr(1), Expr(1)}).dtype().squeeze({0}).checks().empty());
+  Expr b = Expr::symbol("B", {16, 64});
+  CHECK_THROWS_AS(x.tile({Expr(8) - b, Expr(1)}), LayoutError);
+
+  // A tile size from a size: at least 1 at run time.
+  Layout minus = x.tile({Expr::symbol("x_size_0", {0, std::nullopt}) - Expr(100), Expr(1)});
+  REQUIRE(minus.checks().size() == 1);
+  CHECK(minus.checks()[0].lo == 1);
+  CHECK_THROWS_AS(evalJson(minus, {{"x_size_0", 100}, {"x_size_1", 1}}), LayoutError);
+}

@@ -212,6 +212,22 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
     for (int d = 0; d < p.ndim; ++d)
       os << "    [[maybe_unused]] const int64_t " << sizeName(p, d) << " = ntc_args."
          << sizeName(p, d) << ";\n";
+  for (const auto &[name, value] : variants.front().values)
+    if (std::any_of(f.spec.metas.begin(), f.spec.metas.end(),
+                    [&](const MetaParam &m) { return m.name == name; }))
+      os << "    const int64_t " << wrapperSymbol(f, name) << " = " << value
+         << "; // meta-parameter (default)\n";
+  // Extents the arrangement needs but could not prove, before anything divides by them.
+  for (const ArrangedParam &a : f.spec.arranged)
+    for (const ExtentCheck &c : a.layout.checks()) {
+      std::string value = int64Expr(f, c.value);
+      std::string cond = value + " >= " + cppIntLiteral(c.lo);
+      if (c.hi)
+        cond += " && " + value + " <= " + cppIntLiteral(*c.hi);
+      os << "    if (!(" << cond << "))\n      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
+         << quote(k + ": parameter '" + a.name + "': " + c.what + " " + c.value.str() + " is ")
+         << " + std::to_string(" << value << ") + " << quote("; it " + c.requirement()) << ");\n";
+    }
   if (!grid.ties.empty())
     os << "    // Sizes the arrangement ties together.\n";
   for (const passes::ShapeTie &t : grid.ties)
@@ -244,15 +260,10 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
                 "; declare a larger one with .upper_bound(dim, n)")
        << ");\n";
   }
-  for (const auto &[name, value] : variants.front().values)
-    if (std::any_of(f.spec.metas.begin(), f.spec.metas.end(),
-                    [&](const MetaParam &m) { return m.name == name; }))
-      os << "    const int64_t " << wrapperSymbol(f, name) << " = " << value
-         << "; // meta-parameter (default)\n";
   os << "    const bool ntc_index64 = !(true";
   for (const ParamSpec &p : f.spec.params)
     if (isTensor(p))
-      os << " && ntc::rt::index_fits_int32(" << p.name << ")";
+      os << " && ntc::rt::index_fits_int32(" << p.name << ", ntc::rt::kIndexHeadroom)";
   os << ");\n";
   for (const passes::Variant &v : variants) {
     std::string cond = v.index64 ? "ntc_index64" : "!ntc_index64";

@@ -210,6 +210,14 @@ constexpr bool divisible(int64_t value, int64_t divisor) { return value % diviso
 /// elsewhere. False for a null or malformed tensor (negative rank, null shape, negative size).
 bool index_fits_int32(const DLTensor *t) noexcept;
 
+/// Headroom that generated wrappers ask of int32 indexing: coordinates of masked lanes (a
+/// tile hanging over the end of a dimension, padding) may exceed a size by this much.
+inline constexpr int64_t kIndexHeadroom = int64_t(1) << 24;
+
+/// index_fits_int32 with every size, stride and the reach at most INT32_MAX - `headroom`
+/// (false for a negative headroom or one of INT32_MAX or more).
+bool index_fits_int32(const DLTensor *t, int64_t headroom) noexcept;
+
 // --- parallelism ------------------------------------------------------------------------------
 
 /// Calls f(i) for i in [0, n): across threads with OpenMP (`schedule(dynamic)`) when the code is

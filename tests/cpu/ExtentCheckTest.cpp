@@ -1,0 +1,70 @@
+// Arrangements valid only for some run-time sizes (tests/cpu/kernels/extent_checks.cpp): the
+// wrapper runs them when the sizes fit and otherwise returns NTC_ERROR_INVALID_ARGUMENT with a
+// message naming the parameter and the operation, writing nothing.
+#include "Common.hpp"
+
+#include <extent_checks.h>
+
+#include <string>
+
+using namespace ntc_test;
+
+namespace {
+
+void check_rejected(ntc_status_t status, const std::string &part) {
+  const std::string message = ntc_last_error();
+  INFO("ntc_last_error(): " << message);
+  CHECK(status == NTC_ERROR_INVALID_ARGUMENT);
+  CHECK(message.find(part) != std::string::npos);
+}
+
+} // namespace
+
+TEST_CASE("extent checks: squeeze of a run-time extent", "[cpu][extents]") {
+  std::mt19937_64 rng(1);
+  Tensor<float> x({4, 8}), y({4, 8});
+  x.randomize(rng);
+  REQUIRE_NTC_OK(squeeze_tile_rows(&x, &y, nullptr));
+  CHECK_CLOSE(compare(y, values(x), 0, 0));
+
+  Tensor<float> x8({8, 8}), y8({8, 8});
+  x8.randomize(rng);
+  check_rejected(squeeze_tile_rows(&x8, &y8, nullptr),
+                 "parameter 'x': squeeze(0): the squeezed dimension's extent ⌈x_size_0/4⌉ is 2; "
+                 "it must be 1");
+  CHECK(y8.touched_outside_view() == 0);
+  for (int64_t i = 0; i < y8.numel(); ++i)
+    CHECK(y8.flat(i) == Tensor<float>::sentinel());
+}
+
+TEST_CASE("extent checks: expand of a run-time extent", "[cpu][extents]") {
+  std::mt19937_64 rng(2);
+  Tensor<float> x({10}), y({4}), out({10});
+  x.randomize(rng);
+  y.randomize(rng);
+  REQUIRE_NTC_OK(expand_tile_vector(&x, &y, &out, nullptr));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < 10; ++i)
+    ref.push_back(double(float(x.get({i}) + y.get({i % 4}))));
+  CHECK_CLOSE(compare(out, ref, 0, 0));
+
+  Tensor<float> y100({100});
+  check_rejected(expand_tile_vector(&x, &y100, &out, nullptr),
+                 "parameter 'y': expand(0): the expanded dimension's extent ⌈y_size_0/4⌉ is 25");
+}
+
+TEST_CASE("extent checks: a tile size computed from a size", "[cpu][extents]") {
+  std::mt19937_64 rng(3);
+  Tensor<float> x({300}), y({300});
+  x.randomize(rng);
+  REQUIRE_NTC_OK(tile_by_size_minus_100(&x, &y, nullptr));
+  CHECK_CLOSE(compare(y, values(x), 0, 0));
+
+  for (int64_t n : {100, 50, 0}) {
+    INFO("size " << n);
+    Tensor<float> a({n}), b({n});
+    check_rejected(tile_by_size_minus_100(&a, &b, nullptr),
+                   "tile(0): the tile size x_size_0 - 100 is " + std::to_string(n - 100) +
+                       "; it must be at least 1");
+  }
+}

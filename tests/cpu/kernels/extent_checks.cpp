@@ -1,0 +1,33 @@
+// extent_checks: arrangements that are valid only for some run-time sizes (test-only kernels of
+// tests/cpu). The wrapper checks the sizes and returns NTC_ERROR_INVALID_ARGUMENT otherwise.
+//   squeeze_tile_rows: x.tile({4, 4}).squeeze(0) needs ⌈x_size_0/4⌉ == 1.
+//   expand_tile_vector: y.tile({4}).expand(...) needs ⌈y_size_0/4⌉ == 1.
+//   tile_by_size_minus_100: x.tile({x.shape(0) - 100}) needs x_size_0 - 100 >= 1.
+
+#include <ntc/dsl.hpp>
+
+NT_ARRANGEMENT auto squeeze_arrangement(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(x.tile({4, 4}).squeeze(0), y.tile({4, 4}).squeeze(0));
+}
+
+NT_APPLICATION void copy_application(nt::Tile x, nt::Tile y) { y = x; }
+
+NT_KERNEL(squeeze_tile_rows, squeeze_arrangement, copy_application, nt::Tensor(2, nt::float32),
+          nt::Tensor(2, nt::float32));
+
+NT_ARRANGEMENT auto expand_arrangement(nt::Tensor x, nt::Tensor y, nt::Tensor out) {
+  auto x_arranged = x.tile({4});
+  return nt::arrange(x_arranged, y.tile({4}).expand({x_arranged.shape(0)}), out.tile({4}));
+}
+
+NT_APPLICATION void add_application(nt::Tile x, nt::Tile y, nt::Tile out) { out = x + y; }
+
+NT_KERNEL(expand_tile_vector, expand_arrangement, add_application, nt::Tensor(1, nt::float32),
+          nt::Tensor(1, nt::float32), nt::Tensor(1, nt::float32));
+
+NT_ARRANGEMENT auto minus_arrangement(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(x.tile({x.shape(0) - 100}), y.tile({x.shape(0) - 100}));
+}
+
+NT_KERNEL(tile_by_size_minus_100, minus_arrangement, copy_application,
+          nt::Tensor(1, nt::float32), nt::Tensor(1, nt::float32));
