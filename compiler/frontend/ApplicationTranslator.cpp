@@ -714,7 +714,17 @@ private:
 
   // ---- expressions -------------------------------------------------------------------------
 
+  /// The value of `e`; integer overflow in it is reported at `e` (the innermost expression
+  /// where it happens).
   TV eval(const AstExpr *e, const ScopePtr &scope, std::vector<Stmt> &out) {
+    try {
+      return evalUnchecked(e, scope, out);
+    } catch (const ArithmeticOverflow &overflow) {
+      fail(e, std::string("integer overflow: ") + overflow.what());
+    }
+  }
+
+  TV evalUnchecked(const AstExpr *e, const ScopePtr &scope, std::vector<Stmt> &out) {
     e = e->IgnoreParens();
     if (!e->isValueDependent() && !isa<clang::DeclRefExpr>(e) &&
         (e->getType()->isIntegerType() || e->getType()->isRealFloatingType()) &&

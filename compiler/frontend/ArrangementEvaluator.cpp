@@ -281,7 +281,17 @@ struct ArrangementEvaluator::Impl {
 
   // ---- expressions ------------------------------------------------------------------------
 
+  /// The value of `e`; integer overflow in it is reported at `e` (the innermost expression
+  /// where it happens).
   Value eval(const AstExpr *e, const FramePtr &f) {
+    try {
+      return evalUnchecked(e, f);
+    } catch (const ArithmeticOverflow &overflow) {
+      fail(e, std::string("integer overflow: ") + overflow.what());
+    }
+  }
+
+  Value evalUnchecked(const AstExpr *e, const FramePtr &f) {
     e = e->IgnoreParens();
     if (isa<clang::CXXDefaultArgExpr>(e))
       return Value{}; // a defaulted argument means "not given"

@@ -7,6 +7,9 @@ namespace ntc::passes {
 
 namespace {
 
+/// The most elements one tile value may have (Triton allows 2^20; the CPU backend more).
+constexpr int64_t kMaxTileElements = int64_t(1) << 24;
+
 using namespace kir;
 
 class Specializer {
@@ -65,11 +68,19 @@ public:
 private:
   TileType type(const TileType &t) {
     TileType r = t;
+    int64_t elements = 1;
     for (Expr &e : r.shape) {
       e = e.substitute(subst_);
       if (!e.isConst())
         throw std::runtime_error("the tile extent '" + e.str() +
                                  "' is not a compile-time constant in this variant");
+      if (e.constValue() < 0)
+        throw std::runtime_error("the tile extent " + e.str() + " is negative in this variant");
+      if (__builtin_mul_overflow(elements, e.constValue(), &elements) ||
+          elements > kMaxTileElements)
+        throw std::runtime_error("a tile of shape " + shapeString(r.shape) + " has more than " +
+                                 std::to_string(kMaxTileElements) +
+                                 " elements; use smaller tiles (one program holds its tiles)");
     }
     return r;
   }

@@ -19,14 +19,38 @@ struct ExprNode {
   std::string key;
 };
 
+int64_t checkedAdd(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r))
+    throw ArithmeticOverflow(std::to_string(a) + " + " + std::to_string(b) +
+                             " overflows a 64-bit integer");
+  return r;
+}
+
+int64_t checkedMul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r))
+    throw ArithmeticOverflow(std::to_string(a) + " * " + std::to_string(b) +
+                             " overflows a 64-bit integer");
+  return r;
+}
+
 int64_t floorDivInt(int64_t a, int64_t b) {
+  if (b == -1)
+    return checkedMul(a, -1);
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
   return q;
 }
-int64_t ceilDivInt(int64_t a, int64_t b) { return -floorDivInt(-a, b); }
-int64_t floorModInt(int64_t a, int64_t b) { return a - floorDivInt(a, b) * b; }
+int64_t ceilDivInt(int64_t a, int64_t b) {
+  return checkedMul(floorDivInt(checkedMul(a, -1), b), -1);
+}
+int64_t floorModInt(int64_t a, int64_t b) {
+  if (b == -1)
+    return 0;
+  return checkedAdd(a, checkedMul(-floorDivInt(a, b), b));
+}
 
 /// Private factory for nodes; the only place that creates ExprNode objects.
 struct ExprBuilder {
@@ -80,7 +104,7 @@ void addTerm(Poly &p, const Monomial &m, int64_t c) {
     return;
   auto [it, inserted] = p.try_emplace(m.key(), m, c);
   if (!inserted) {
-    it->second.second += c;
+    it->second.second = checkedAdd(it->second.second, c);
     if (it->second.second == 0)
       p.erase(it);
   }
@@ -143,7 +167,7 @@ Poly mulPoly(const Poly &a, const Poly &b) {
       m.atoms = ma.first.atoms;
       m.atoms.insert(m.atoms.end(), mb.first.atoms.begin(), mb.first.atoms.end());
       std::sort(m.atoms.begin(), m.atoms.end());
-      addTerm(r, m, ma.second * mb.second);
+      addTerm(r, m, checkedMul(ma.second, mb.second));
     }
   return r;
 }
@@ -179,21 +203,38 @@ bool splitByMonomial(const Poly &num, const Expr &den, Poly &quotient, Poly &rem
   return true;
 }
 
+// Interval bounds that would overflow are dropped (unbounded), never wrapped: a wrapped
+// bound would make the simplifier "prove" false facts.
+
 std::optional<int64_t> addBound(std::optional<int64_t> a, std::optional<int64_t> b) {
-  if (!a || !b)
+  int64_t r = 0;
+  if (!a || !b || __builtin_add_overflow(*a, *b, &r))
     return std::nullopt;
-  return *a + *b;
+  return r;
+}
+
+std::optional<int64_t> mulBound(std::optional<int64_t> a, std::optional<int64_t> b) {
+  int64_t r = 0;
+  if (!a || !b || __builtin_mul_overflow(*a, *b, &r))
+    return std::nullopt;
+  return r;
 }
 
 Interval mulInterval(const Interval &a, const Interval &b) {
   if (a.lo && a.hi && b.lo && b.hi) {
-    int64_t c[] = {*a.lo * *b.lo, *a.lo * *b.hi, *a.hi * *b.lo, *a.hi * *b.hi};
-    return {*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+    std::optional<int64_t> c[] = {mulBound(a.lo, b.lo), mulBound(a.lo, b.hi), mulBound(a.hi, b.lo),
+                                  mulBound(a.hi, b.hi)};
+    if (std::all_of(c, c + 4, [](const std::optional<int64_t> &v) { return v.has_value(); })) {
+      auto less = [](const std::optional<int64_t> &x, const std::optional<int64_t> &y) {
+        return *x < *y;
+      };
+      return {*std::min_element(c, c + 4, less), *std::max_element(c, c + 4, less)};
+    }
   }
   if (a.lo && b.lo && *a.lo >= 0 && *b.lo >= 0) {
-    Interval r{*a.lo * *b.lo, std::nullopt};
+    Interval r{mulBound(a.lo, b.lo), std::nullopt};
     if (a.hi && b.hi)
-      r.hi = *a.hi * *b.hi;
+      r.hi = mulBound(a.hi, b.hi);
     return r;
   }
   return {};
@@ -202,15 +243,11 @@ Interval mulInterval(const Interval &a, const Interval &b) {
 Interval scaleInterval(const Interval &a, int64_t c) {
   Interval r;
   if (c >= 0) {
-    if (a.lo)
-      r.lo = *a.lo * c;
-    if (a.hi)
-      r.hi = *a.hi * c;
+    r.lo = mulBound(a.lo, c);
+    r.hi = mulBound(a.hi, c);
   } else {
-    if (a.hi)
-      r.lo = *a.hi * c;
-    if (a.lo)
-      r.hi = *a.lo * c;
+    r.lo = mulBound(a.hi, c);
+    r.hi = mulBound(a.lo, c);
   }
   return r;
 }
@@ -252,7 +289,7 @@ const std::string &Expr::key() const { return node_->key; }
 
 Expr operator+(const Expr &a, const Expr &b) {
   if (a.isConst() && b.isConst())
-    return Expr(a.constValue() + b.constValue());
+    return Expr(checkedAdd(a.constValue(), b.constValue()));
   Poly p = toPoly(a);
   for (auto &[k, mc] : toPoly(b))
     addTerm(p, mc.first, mc.second);
@@ -264,7 +301,7 @@ Expr operator-(const Expr &a, const Expr &b) { return a + (-b); }
 
 Expr operator*(const Expr &a, const Expr &b) {
   if (a.isConst() && b.isConst())
-    return Expr(a.constValue() * b.constValue());
+    return Expr(checkedMul(a.constValue(), b.constValue()));
   return fromPoly(mulPoly(toPoly(a), toPoly(b)));
 }
 
@@ -287,7 +324,7 @@ Expr divide(const Expr &a, const Expr &b, Rounding rounding) {
                                               : ceilDivInt(a.constValue(), d));
     // (x // c1) // c2 == x // (c1*c2) for positive constants; likewise for ceil.
     if (a.kind() == kind && a.operands()[1].isConst() && a.operands()[1].constValue() > 0)
-      return divide(a.operands()[0], Expr(a.operands()[1].constValue() * d), rounding);
+      return divide(a.operands()[0], Expr(checkedMul(a.operands()[1].constValue(), d)), rounding);
   }
   if (a.isConst() && a.constValue() == 0)
     return Expr(0);
@@ -464,7 +501,7 @@ std::optional<int64_t> Expr::evaluate(const std::map<std::string, int64_t> &valu
       auto v = t.evaluate(values);
       if (!v)
         return std::nullopt;
-      s += *v;
+      s = checkedAdd(s, *v);
     }
     return s;
   }
@@ -474,7 +511,7 @@ std::optional<int64_t> Expr::evaluate(const std::map<std::string, int64_t> &valu
       auto v = f.evaluate(values);
       if (!v)
         return std::nullopt;
-      p *= *v;
+      p = checkedMul(p, *v);
     }
     return p;
   }

@@ -13,10 +13,21 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ntc {
+
+/// Thrown when arithmetic on integer constants (folding, coefficients, evaluation) would
+/// overflow int64: the compiler reports it instead of wrapping.
+struct ArithmeticOverflow : std::overflow_error {
+  using std::overflow_error::overflow_error;
+};
+
+/// a + b and a * b, throwing ArithmeticOverflow instead of wrapping.
+int64_t checkedAdd(int64_t a, int64_t b);
+int64_t checkedMul(int64_t a, int64_t b);
 
 /// The kinds of expression nodes.
 enum class ExprKind { Const, Symbol, Add, Mul, FloorDiv, CeilDiv, Mod, Min, Max };

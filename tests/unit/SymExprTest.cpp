@@ -89,3 +89,19 @@ TEST_CASE("integer helpers follow Python semantics", "[symexpr]") {
   CHECK(floorModInt(-7, 3) == 2);
   CHECK(floorModInt(7, -3) == -2);
 }
+
+TEST_CASE("integer overflow is an error, never a wrapped value", "[symexpr][overflow]") {
+  const Expr big(int64_t(1) << 62);
+  CHECK_THROWS_AS(big * Expr(4), ArithmeticOverflow);
+  CHECK_THROWS_AS(big + big, ArithmeticOverflow);
+  const Expr n = Expr::symbol("n", {0, std::nullopt});
+  CHECK_THROWS_AS((n * big) * Expr(2), ArithmeticOverflow);
+  CHECK_THROWS_AS(floorDiv(Expr(std::numeric_limits<int64_t>::min()), Expr(-1)), ArithmeticOverflow);
+  CHECK_THROWS_AS((n * big + n * big).evaluate({}), ArithmeticOverflow);
+  std::map<std::string, int64_t> values{{"n", 4}};
+  CHECK_THROWS_AS((n * big).evaluate(values), ArithmeticOverflow);
+  // Ranges that would overflow are unbounded, so nothing false is proven.
+  const Expr wide = Expr::symbol("w", {0, int64_t(1) << 62});
+  CHECK_FALSE((wide * Expr(4)).range().hi.has_value());
+  CHECK_FALSE(provablyLessEqual(wide * Expr(4), Expr(0)));
+}
