@@ -1,6 +1,8 @@
 //===- KernelIR.cpp - tile values, statements and their typing ------------===//
 #include "ir/KernelIR.h"
 
+#include <ntc/common/promotion.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -54,20 +56,52 @@ int64_t normalizeAxis(int64_t axis, size_t rank, const char *op) {
   return a;
 }
 
-/// Rank of a type in the promotion order of floating types.
-int floatRank(DType t) {
+/// The kind of a dtype in the shared promotion table (ntc/common/promotion.hpp).
+promotion::Kind promotionKind(DType t) {
+  using promotion::Kind;
   switch (t) {
+  case DType::Bool:
+    return Kind::Bool;
+  case DType::Int8:
+    return Kind::Int8;
+  case DType::Int16:
+    return Kind::Int16;
+  case DType::Int32:
+    return Kind::Int32;
+  case DType::Int64:
+    return Kind::Int64;
+  case DType::UInt8:
+    return Kind::UInt8;
+  case DType::UInt16:
+    return Kind::UInt16;
+  case DType::UInt32:
+    return Kind::UInt32;
+  case DType::UInt64:
+    return Kind::UInt64;
   case DType::Float8E4M3:
+    return Kind::Float8E4M3;
   case DType::Float8E5M2:
-    return 0;
+    return Kind::Float8E5M2;
   case DType::Float16:
+    return Kind::Float16;
   case DType::BFloat16:
-    return 1;
+    return Kind::BFloat16;
   case DType::Float32:
-    return 2;
-  default:
-    return 3;
+    return Kind::Float32;
+  case DType::Float64:
+    return Kind::Float64;
   }
+  return Kind::Float32;
+}
+
+/// The dtype of a promotion kind.
+DType fromPromotionKind(promotion::Kind k) {
+  for (DType t : {DType::Bool, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8,
+                  DType::UInt16, DType::UInt32, DType::UInt64, DType::Float8E4M3, DType::Float8E5M2,
+                  DType::Float16, DType::BFloat16, DType::Float32, DType::Float64})
+    if (promotionKind(t) == k)
+      return t;
+  return DType::Float32;
 }
 
 } // namespace
@@ -106,22 +140,7 @@ DType promote(const Value &a, const Value &b) {
     return isFloat(x) && !isFloat(y) ? DType::Float32 : y;
   if (b->weak && !a->weak)
     return isFloat(y) && !isFloat(x) ? DType::Float32 : x;
-  if (x == y)
-    return x;
-  if (x == DType::Bool)
-    return y;
-  if (y == DType::Bool)
-    return x;
-  if (isFloat(x) != isFloat(y))
-    return isFloat(x) ? x : y;
-  if (isFloat(x)) {
-    if (floatRank(x) == floatRank(y))
-      return floatRank(x) == 1 ? DType::Float32 : x; // float16 with bfloat16
-    return floatRank(x) > floatRank(y) ? x : y;
-  }
-  if (dtypeBits(x) != dtypeBits(y))
-    return dtypeBits(x) > dtypeBits(y) ? x : y;
-  return isUnsigned(x) ? x : y;
+  return fromPromotionKind(promotion::promote(promotionKind(x), promotionKind(y)));
 }
 
 Value makeLoad(int param, std::vector<Expr> subscripts, TileType type) {

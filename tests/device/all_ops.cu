@@ -420,3 +420,11 @@ template __global__ void pipelined_matmul_kernel<128, false>(const dev::float16 
                                                              const dev::float16 *, dev::float16 *,
                                                              int, int, int);
 template __global__ void softmax_vec_kernel<256, 4096>(const float *, float *, int, int);
+
+// The device library promotes with the shared table (ntc/common/promotion.hpp), as the compiler
+// and the CPU library do (tests/unit/PromotionTest.cpp checks those two on every pair).
+static_assert(std::is_same_v<dev::promote_t<dev::float8_e4m3, dev::float8_e5m2>, float>);
+static_assert(std::is_same_v<dev::promote_t<dev::float16, dev::bfloat16>, float>);
+static_assert(std::is_same_v<dev::promote_t<int32_t, uint32_t>, uint32_t>);
+static_assert(std::is_same_v<dev::promote_t<int8_t, dev::float16>, dev::float16>);
+static_assert(std::is_same_v<dev::promote_t<bool, uint8_t>, uint8_t>);

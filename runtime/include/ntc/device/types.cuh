@@ -17,6 +17,8 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 
+#include <ntc/common/promotion.hpp>
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -69,41 +71,68 @@ template <class T> struct compute_type<T, std::enable_if_t<is_small_float_v<T>>>
   using type = float;
 };
 
-/// Rank of a floating type: fp8 < 16-bit < float < double.
-template <class T> constexpr int float_rank() {
-  if constexpr (is_fp8_v<T>)
-    return 1;
-  else if constexpr (is_half_v<T>)
-    return 2;
+/// The promotion kind of an element type (ntc/common/promotion.hpp).
+template <class T> constexpr promotion::Kind kind_of() {
+  using promotion::Kind;
+  if constexpr (std::is_same_v<T, bool>)
+    return Kind::Bool;
+  else if constexpr (std::is_integral_v<T>)
+    return promotion::integer_kind(std::is_signed_v<T>, int(sizeof(T)));
+  else if constexpr (std::is_same_v<T, float8_e4m3>)
+    return Kind::Float8E4M3;
+  else if constexpr (std::is_same_v<T, float8_e5m2>)
+    return Kind::Float8E5M2;
+  else if constexpr (std::is_same_v<T, float16>)
+    return Kind::Float16;
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return Kind::BFloat16;
   else if constexpr (std::is_same_v<T, float>)
-    return 3;
+    return Kind::Float32;
   else
-    return 4;
+    return Kind::Float64;
+}
+
+/// The element type of a promotion kind.
+template <promotion::Kind K> auto type_of() {
+  using promotion::Kind;
+  if constexpr (K == Kind::Bool)
+    return bool{};
+  else if constexpr (K == Kind::Int8)
+    return int8_t{};
+  else if constexpr (K == Kind::Int16)
+    return int16_t{};
+  else if constexpr (K == Kind::Int32)
+    return int32_t{};
+  else if constexpr (K == Kind::Int64)
+    return int64_t{};
+  else if constexpr (K == Kind::UInt8)
+    return uint8_t{};
+  else if constexpr (K == Kind::UInt16)
+    return uint16_t{};
+  else if constexpr (K == Kind::UInt32)
+    return uint32_t{};
+  else if constexpr (K == Kind::UInt64)
+    return uint64_t{};
+  else if constexpr (K == Kind::Float8E4M3)
+    return float8_e4m3{};
+  else if constexpr (K == Kind::Float8E5M2)
+    return float8_e5m2{};
+  else if constexpr (K == Kind::Float16)
+    return float16{};
+  else if constexpr (K == Kind::BFloat16)
+    return bfloat16{};
+  else if constexpr (K == Kind::Float32)
+    return float{};
+  else
+    return double{};
 }
 
 template <class A, class B> struct promote {
   static auto pick() {
     if constexpr (std::is_same_v<A, B>)
       return A{};
-    else if constexpr (is_floating_v<A> && is_floating_v<B>) {
-      if constexpr (float_rank<A>() == float_rank<B>())
-        return float{}; // float16 with bfloat16, e4m3 with e5m2
-      else if constexpr (float_rank<A>() > float_rank<B>())
-        return A{};
-      else
-        return B{};
-    } else if constexpr (is_floating_v<A>)
-      return A{};
-    else if constexpr (is_floating_v<B>)
-      return B{};
-    else if constexpr (std::is_same_v<A, bool>)
-      return B{};
-    else if constexpr (std::is_same_v<B, bool>)
-      return A{};
-    else if constexpr (sizeof(A) != sizeof(B))
-      return std::conditional_t<(sizeof(A) > sizeof(B)), A, B>{};
     else
-      return std::make_unsigned_t<A>{};
+      return type_of<promotion::promote(kind_of<A>(), kind_of<B>())>();
   }
   using type = decltype(pick());
 };
