@@ -12,13 +12,13 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
+#include <clang/Basic/FileManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
-#include <clang/Tooling/ArgumentsAdjusters.h>
-#include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
 
 #include <cstdlib>
 #include <set>
@@ -89,20 +89,11 @@ private:
   FrontendResult &result_;
 };
 
-class KernelActionFactory : public clang::tooling::FrontendActionFactory {
-public:
-  explicit KernelActionFactory(FrontendResult &result) : result_(result) {}
-  std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<KernelAction>(result_);
-  }
-
-private:
-  FrontendResult &result_;
-};
-
 std::vector<std::string> compileArgs(const FrontendOptions &options) {
-  std::vector<std::string> args = {"-std=c++20", "-fsyntax-only", "-D__NTC__",
-                                   "-I" + dslIncludeDir()};
+  // `-x c++`: every input is a C++ kernel source, whatever its extension (`.cu`, none,
+  // /dev/null); the tool appends the input after these arguments and the user's.
+  std::vector<std::string> args = {
+      "-x", "c++", "-std=c++20", "-fsyntax-only", "-D__NTC__", "-I" + dslIncludeDir()};
   args.push_back("-resource-dir=" +
                  (options.resourceDir.empty() ? defaultResourceDir() : options.resourceDir));
   args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
@@ -133,17 +124,24 @@ std::string dslIncludeDir() {
 }
 
 FrontendResult runFrontend(const std::string &file, const FrontendOptions &options) {
+  // One ToolInvocation rather than a ClangTool: the input keeps the spelling it was given, so
+  // diagnostics read `kernels/x.cpp:3:1: error: ...` as with any compiler.
   FrontendResult result;
-  clang::tooling::FixedCompilationDatabase db(".", compileArgs(options));
-  clang::tooling::ClangTool tool(db, {file});
-  if (!options.depfile.empty()) {
-    std::string target = options.depTarget.empty() ? file : options.depTarget;
-    tool.appendArgumentsAdjuster(
-        clang::tooling::getInsertArgumentAdjuster({"-MD", "-MF", options.depfile, "-MT", target},
-                                                  clang::tooling::ArgumentInsertPosition::END));
-  }
-  KernelActionFactory factory(result);
-  result.ok = tool.run(&factory) == 0;
+  // argv[0] is this executable, as ClangTool has it: Clang looks for the GCC installation (the
+  // C++ standard library) beside it, then in /usr.
+  static int anchor;
+  std::vector<std::string> args = {llvm::sys::fs::getMainExecutable("ntc", &anchor)};
+  std::vector<std::string> compile = compileArgs(options);
+  args.insert(args.end(), compile.begin(), compile.end());
+  if (!options.depfile.empty())
+    args.insert(args.end(), {"-MD", "-MF", options.depfile, "-MT",
+                             options.depTarget.empty() ? file : options.depTarget});
+  args.push_back(file);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<KernelAction>(result),
+                                            files.get());
+  result.ok = invocation.run();
   return result;
 }
 
