@@ -4,6 +4,7 @@
 #include "frontend/ApplicationChecker.h"
 #include "frontend/ApplicationTranslator.h"
 #include "frontend/ArrangementEvaluator.h"
+#include "frontend/NameChecks.h"
 #include "frontend/WrittenParams.h"
 #include "passes/Passes.h"
 #include "support/Diagnostics.h"
@@ -21,7 +22,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <cstdlib>
-#include <set>
+#include <map>
 
 namespace ntc {
 
@@ -34,18 +35,27 @@ public:
 
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     clang::DiagnosticsEngine &diags = ctx.getDiagnostics();
-    if (diags.hasErrorOccurred())
-      return; // Clang already reported the problem; the AST may be incomplete.
     std::vector<const clang::FunctionDecl *> kernels;
     collect(ctx.getTranslationUnitDecl(), ctx.getSourceManager(), kernels);
+    result_.declared = static_cast<int>(kernels.size());
+    if (diags.hasErrorOccurred())
+      return; // Clang already reported the problem; the AST may be incomplete.
+    const clang::SourceManager &sm = ctx.getSourceManager();
     ArrangementEvaluator evaluator(ctx);
-    std::set<std::string> names;
+    std::map<std::string, const clang::FunctionDecl *> names; // the first definition of each
     for (const clang::FunctionDecl *k : kernels) {
       try {
+        std::string name = kernelName(k);
+        if (!name.empty()) {
+          auto [first, inserted] = names.emplace(name, k);
+          if (!inserted)
+            throw SourceError(kernelRange(k, sm), "kernel '" + name + "' is defined twice")
+                .note(kernelRange(first->second, sm), "first defined here");
+          checkKernelName(k, name, sm);
+        }
         const clang::FunctionDecl *application = nullptr;
         KernelSpec spec = evaluator.evaluateKernel(k, application);
-        if (!names.insert(spec.name).second)
-          throw SourceError(k->getSourceRange(), "kernel '" + spec.name + "' is declared twice");
+        checkParameterNames(ctx, k, spec, application);
         applyNamedAxes(spec, k, application);
         for (const passes::VerifyError &e : passes::verifyLaunchGrid(spec))
           throw SourceError(k->getSourceRange(), e.message)
@@ -53,6 +63,12 @@ public:
                     "the application's parameters are the arranged tensors in this order");
         checkApplication(application);
         result_.kernels.push_back(translateApplication(application, spec));
+        clang::PresumedLoc where = sm.getPresumedLoc(kernelRange(k, sm).getBegin());
+        result_.kernelLocations.push_back(where.isValid()
+                                              ? std::string(where.getFilename()) + ":" +
+                                                    std::to_string(where.getLine()) + ":" +
+                                                    std::to_string(where.getColumn())
+                                              : std::string());
       } catch (const SourceError &error) {
         report(diags, error);
       }
