@@ -4,6 +4,7 @@
 #include "frontend/ApplicationChecker.h"
 #include "frontend/ApplicationTranslator.h"
 #include "frontend/ArrangementEvaluator.h"
+#include "frontend/NameChecks.h"
 #include "frontend/WrittenParams.h"
 #include "passes/Passes.h"
 #include "support/Diagnostics.h"
@@ -12,16 +13,16 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
+#include <clang/Basic/FileManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
-#include <clang/Tooling/ArgumentsAdjusters.h>
-#include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
 
 #include <cstdlib>
-#include <set>
+#include <map>
 
 namespace ntc {
 
@@ -34,18 +35,27 @@ public:
 
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     clang::DiagnosticsEngine &diags = ctx.getDiagnostics();
-    if (diags.hasErrorOccurred())
-      return; // Clang already reported the problem; the AST may be incomplete.
     std::vector<const clang::FunctionDecl *> kernels;
     collect(ctx.getTranslationUnitDecl(), ctx.getSourceManager(), kernels);
+    result_.declared = static_cast<int>(kernels.size());
+    if (diags.hasErrorOccurred())
+      return; // Clang already reported the problem; the AST may be incomplete.
+    const clang::SourceManager &sm = ctx.getSourceManager();
     ArrangementEvaluator evaluator(ctx);
-    std::set<std::string> names;
+    std::map<std::string, const clang::FunctionDecl *> names; // the first definition of each
     for (const clang::FunctionDecl *k : kernels) {
       try {
+        std::string name = kernelName(k);
+        if (!name.empty()) {
+          auto [first, inserted] = names.emplace(name, k);
+          if (!inserted)
+            throw SourceError(kernelRange(k, sm), "kernel '" + name + "' is defined twice")
+                .note(kernelRange(first->second, sm), "first defined here");
+          checkKernelName(k, name, sm);
+        }
         const clang::FunctionDecl *application = nullptr;
         KernelSpec spec = evaluator.evaluateKernel(k, application);
-        if (!names.insert(spec.name).second)
-          throw SourceError(k->getSourceRange(), "kernel '" + spec.name + "' is declared twice");
+        checkParameterNames(ctx, k, spec, application);
         applyNamedAxes(spec, k, application);
         for (const passes::VerifyError &e : passes::verifyLaunchGrid(spec))
           throw SourceError(k->getSourceRange(), e.message)
@@ -53,6 +63,12 @@ public:
                     "the application's parameters are the arranged tensors in this order");
         checkApplication(application);
         result_.kernels.push_back(translateApplication(application, spec));
+        clang::PresumedLoc where = sm.getPresumedLoc(kernelRange(k, sm).getBegin());
+        result_.kernelLocations.push_back(where.isValid()
+                                              ? std::string(where.getFilename()) + ":" +
+                                                    std::to_string(where.getLine()) + ":" +
+                                                    std::to_string(where.getColumn())
+                                              : std::string());
       } catch (const SourceError &error) {
         report(diags, error);
       }
@@ -89,20 +105,11 @@ private:
   FrontendResult &result_;
 };
 
-class KernelActionFactory : public clang::tooling::FrontendActionFactory {
-public:
-  explicit KernelActionFactory(FrontendResult &result) : result_(result) {}
-  std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<KernelAction>(result_);
-  }
-
-private:
-  FrontendResult &result_;
-};
-
 std::vector<std::string> compileArgs(const FrontendOptions &options) {
-  std::vector<std::string> args = {"-std=c++20", "-fsyntax-only", "-D__NTC__",
-                                   "-I" + dslIncludeDir()};
+  // `-x c++`: every input is a C++ kernel source, whatever its extension (`.cu`, none,
+  // /dev/null); the tool appends the input after these arguments and the user's.
+  std::vector<std::string> args = {
+      "-x", "c++", "-std=c++20", "-fsyntax-only", "-D__NTC__", "-I" + dslIncludeDir()};
   args.push_back("-resource-dir=" +
                  (options.resourceDir.empty() ? defaultResourceDir() : options.resourceDir));
   args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
@@ -133,17 +140,24 @@ std::string dslIncludeDir() {
 }
 
 FrontendResult runFrontend(const std::string &file, const FrontendOptions &options) {
+  // One ToolInvocation rather than a ClangTool: the input keeps the spelling it was given, so
+  // diagnostics read `kernels/x.cpp:3:1: error: ...` as with any compiler.
   FrontendResult result;
-  clang::tooling::FixedCompilationDatabase db(".", compileArgs(options));
-  clang::tooling::ClangTool tool(db, {file});
-  if (!options.depfile.empty()) {
-    std::string target = options.depTarget.empty() ? file : options.depTarget;
-    tool.appendArgumentsAdjuster(
-        clang::tooling::getInsertArgumentAdjuster({"-MD", "-MF", options.depfile, "-MT", target},
-                                                  clang::tooling::ArgumentInsertPosition::END));
-  }
-  KernelActionFactory factory(result);
-  result.ok = tool.run(&factory) == 0;
+  // argv[0] is this executable, as ClangTool has it: Clang looks for the GCC installation (the
+  // C++ standard library) beside it, then in /usr.
+  static int anchor;
+  std::vector<std::string> args = {llvm::sys::fs::getMainExecutable("ntc", &anchor)};
+  std::vector<std::string> compile = compileArgs(options);
+  args.insert(args.end(), compile.begin(), compile.end());
+  if (!options.depfile.empty())
+    args.insert(args.end(), {"-MD", "-MF", options.depfile, "-MT",
+                             options.depTarget.empty() ? file : options.depTarget});
+  args.push_back(file);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions(), llvm::vfs::getRealFileSystem()));
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<KernelAction>(result),
+                                            files.get());
+  result.ok = invocation.run();
   return result;
 }
 

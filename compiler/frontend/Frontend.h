@@ -27,6 +27,10 @@ struct FrontendResult {
   bool ok = false; ///< false when Clang or ntc reported an error
   /// Kernels declared in the main file, in source order (spec + application in kernel IR).
   std::vector<kir::Function> kernels;
+  /// How many NT_KERNEL declarations the main file has, including those with errors.
+  int declared = 0;
+  /// Where each kernel's NT_KERNEL is, "file:line:col" (parallel to `kernels`).
+  std::vector<std::string> kernelLocations;
 };
 
 /// Parse `file` and read its kernels.

@@ -4,6 +4,9 @@
 #include "codegen/Codegen.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -209,9 +212,10 @@ bool writeIfChanged(const std::filesystem::path &path, const std::string &conten
   return true;
 }
 
-/// Generate the files of one kernel source into the output directory.
-int generate(const DriverOptions &o, const std::string &input,
-             const std::vector<kir::Function> &kernels, std::ostream &err) {
+/// The files of one kernel source (nothing is written here); false after a diagnostic.
+bool generate(const DriverOptions &o, const std::string &input,
+              const std::vector<kir::Function> &kernels,
+              std::vector<codegen::GeneratedFile> &selected, std::ostream &err) {
   std::filesystem::path source(input);
   std::string stem = source.stem().string();
   std::vector<codegen::GeneratedFile> files;
@@ -225,12 +229,11 @@ int generate(const DriverOptions &o, const std::string &input,
     }
   } catch (const std::exception &e) {
     err << "ntc: error: " << input << ": " << e.what() << "\n";
-    return kUserError;
+    return false;
   }
   auto wants = [&](const std::string &what) {
     return o.emit.empty() || std::find(o.emit.begin(), o.emit.end(), what) != o.emit.end();
   };
-  std::vector<codegen::GeneratedFile> selected;
   for (codegen::GeneratedFile &f : files) {
     std::string ext = std::filesystem::path(f.name).extension().string().substr(1);
     if (wants(ext))
@@ -249,74 +252,249 @@ int generate(const DriverOptions &o, const std::string &input,
         layout += f.spec.name + "." + a.name + ": " + a.layout.str() + "\n";
     selected.push_back({stem + ".layout", layout});
   }
-  std::error_code ec;
-  std::filesystem::create_directories(o.outputDir, ec);
-  for (const codegen::GeneratedFile &f : selected)
-    if (!writeIfChanged(std::filesystem::path(o.outputDir) / f.name, f.contents, err))
-      return kUserError;
-  return 0;
+  return true;
+}
+
+bool emits(const DriverOptions &o, const std::string &what) {
+  return std::find(o.emit.begin(), o.emit.end(), what) != o.emit.end();
+}
+
+/// Errors in the command line itself (status 2), found before any input is read.
+bool checkUsage(const DriverOptions &o, std::ostream &err) {
+  static const std::vector<std::string> kinds = {"h", "cpp", "cu", "ir", "layout"};
+  if (o.outputDirGiven && o.outputDir.empty()) {
+    err << "ntc: error: -o needs the name of a directory, got ''\n";
+    return false;
+  }
+  for (const std::string &e : o.emit)
+    if (std::find(kinds.begin(), kinds.end(), e) == kinds.end()) {
+      err << "ntc: error: --emit '" << e
+          << "' is not an output of ntc (h, cpp, cu, ir or layout, comma-separated)\n";
+      return false;
+    }
+  const bool prints = o.dumpLayout || !o.evalName.empty() || emits(o, "ir");
+  if (!o.outputDirGiven) {
+    for (const std::string &e : o.emit)
+      if (e != "ir") {
+        err << "ntc: error: --emit " << e
+            << " writes a file: give the output directory with -o DIR\n";
+        return false;
+      }
+    if (o.targetGiven && !prints) {
+      err << "ntc: error: --target " << o.target
+          << " generates code: give the output directory with -o DIR\n";
+      return false;
+    }
+  } else {
+    const std::string source = o.target == "cpu" ? "cpp" : "cu";
+    const std::string other = o.target == "cpu" ? "cu" : "cpp";
+    if (emits(o, other)) {
+      err << "ntc: error: --emit " << other << ": --target " << o.target << " writes ." << source
+          << " sources, not ." << other << "\n";
+      return false;
+    }
+  }
+  if (!o.frontend.depfile.empty() && o.inputs.size() != 1) {
+    err << "ntc: error: --depfile needs exactly one input\n";
+    return false;
+  }
+  std::map<std::string, std::string> seen; // canonical path -> the input as given
+  std::map<std::string, std::string> stems;
+  for (const std::string &input : o.inputs) {
+    std::error_code ec;
+    std::string key = std::filesystem::weakly_canonical(input, ec).string();
+    if (ec)
+      key = input;
+    if (!seen.emplace(key, input).second) {
+      err << "ntc: error: input '" << input << "' is given twice\n";
+      return false;
+    }
+    std::string stem = std::filesystem::path(input).stem().string();
+    if (o.outputDirGiven && !stems.emplace(stem, input).second) {
+      err << "ntc: error: inputs '" << stems[stem] << "' and '" << input << "' would both write "
+          << stem << ".h (rename one, or run ntc once for each)\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Every input can be read (status 1 otherwise).
+bool checkInputs(const DriverOptions &o, std::ostream &err) {
+  bool ok = true;
+  for (const std::string &input : o.inputs) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(input, ec)) {
+      err << "ntc: error: cannot read '" << input << "': it is a directory\n";
+      ok = false;
+      continue;
+    }
+    std::FILE *f = std::fopen(input.c_str(), "rb");
+    if (!f) {
+      err << "ntc: error: cannot read '" << input << "': " << std::strerror(errno) << "\n";
+      ok = false;
+      continue;
+    }
+    std::fclose(f);
+  }
+  return ok;
+}
+
+std::string joinNames(const std::vector<kir::Function> &kernels) {
+  std::string s;
+  for (const kir::Function &k : kernels)
+    s += (s.empty() ? "" : ", ") + k.spec.name;
+  return s;
 }
 
 } // namespace
 
 int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
   Bindings bindings;
-  if (!parseBindings(o, bindings, err))
+  if (!parseBindings(o, bindings, err) || !checkUsage(o, err))
     return kUsageError;
-  if (o.frontend.depfile.size() && o.inputs.size() != 1) {
-    err << "ntc: error: --depfile needs exactly one input\n";
-    return kUsageError;
-  }
-  std::vector<KernelSpec> kernels;
-  std::vector<kir::Function> functions;
-  std::vector<std::pair<std::string, std::vector<kir::Function>>> perInput;
+  if (!checkInputs(o, err))
+    return kUserError;
+  const bool generating = o.outputDirGiven;
+  // Clang writes the depfile beside the requested one; it is moved into place only when
+  // everything succeeded, so a failed run leaves the output paths alone.
+  const std::string depfile = o.frontend.depfile;
+  const std::string depfileTmp = depfile.empty() ? "" : depfile + ".ntc-tmp";
+  auto fail = [&](int rc) {
+    if (!depfileTmp.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(depfileTmp, ec);
+    }
+    return rc;
+  };
+  auto selected = [&](const std::string &name) {
+    return o.kernels.empty() ||
+           std::find(o.kernels.begin(), o.kernels.end(), name) != o.kernels.end();
+  };
+
+  std::vector<std::pair<std::string, FrontendResult>> perInput;
   bool ok = true;
   for (const std::string &input : o.inputs) {
     FrontendOptions frontend = o.frontend;
-    if (!frontend.depfile.empty() && !o.outputDir.empty())
+    frontend.depfile = depfileTmp;
+    if (!depfile.empty() && generating)
       frontend.depTarget = (std::filesystem::path(o.outputDir) /
                             (std::filesystem::path(input).stem().string() + ".h"))
                                .string();
+    else if (!depfile.empty())
+      frontend.depTarget = input;
     FrontendResult r = runFrontend(input, frontend);
     ok = ok && r.ok;
-    perInput.emplace_back(input, r.kernels);
-    for (kir::Function &k : r.kernels)
-      if (o.kernels.empty() ||
-          std::find(o.kernels.begin(), o.kernels.end(), k.spec.name) != o.kernels.end()) {
-        kernels.push_back(k.spec);
-        functions.push_back(std::move(k));
-      }
+    perInput.emplace_back(input, std::move(r));
   }
   if (!ok)
-    return kUserError;
+    return fail(kUserError);
+
+  // A file without kernels: nothing to generate is an error, nothing to print a warning.
+  for (const auto &[input, r] : perInput)
+    if (r.declared == 0) {
+      err << input << (generating ? ": error: " : ": warning: ") << "no NT_KERNEL in this file\n";
+      ok = ok && !generating;
+    }
+  // Kernel names are C functions: one definition per name in all inputs together (one
+  // translation unit has reported its own duplicates).
+  std::map<std::string, std::pair<std::string, std::string>> defined; // name -> input, location
+  for (const auto &[input, r] : perInput)
+    for (size_t i = 0; i < r.kernels.size(); ++i) {
+      const std::string &name = r.kernels[i].spec.name;
+      const std::string &where = r.kernelLocations[i];
+      auto [first, inserted] = defined.emplace(name, std::make_pair(input, where));
+      if (!inserted) {
+        err << where << ": error: kernel '" << name << "' is defined twice: here and in "
+            << first->second.first << "\n"
+            << first->second.second << ": note: first defined here\n";
+        ok = false;
+      }
+    }
+  if (!ok)
+    return fail(kUserError);
+
+  std::vector<KernelSpec> kernels;
+  std::vector<kir::Function> functions;
+  for (const auto &[input, r] : perInput)
+    for (const kir::Function &k : r.kernels)
+      if (selected(k.spec.name)) {
+        kernels.push_back(k.spec);
+        functions.push_back(k);
+      }
   for (const std::string &name : o.kernels)
     if (std::none_of(kernels.begin(), kernels.end(),
                      [&](const KernelSpec &k) { return k.name == name; })) {
-      err << "ntc: error: --kernel " << name << ": no kernel of that name\n";
-      return kUserError;
+      std::string all;
+      for (const auto &[input, r] : perInput)
+        all += (all.empty() || r.kernels.empty() ? "" : ", ") + joinNames(r.kernels);
+      err << "ntc: error: --kernel " << name << ": no kernel of that name (the inputs declare "
+          << all << ")\n";
+      return fail(kUserError);
     }
   if (!checkBindingsUsed(kernels, bindings, err))
-    return kUserError;
-  if (o.dumpLayout) {
-    int rc = dumpLayouts(kernels, bindings, out, err);
-    if (rc)
-      return rc;
+    return fail(kUserError);
+  for (const KernelSpec &k : kernels) { // --shape ranks and --define values, whatever the action
+    std::map<std::string, Expr> values;
+    if (!kernelValues(k, bindings, values, err))
+      return fail(kUserError);
   }
+
+  // Generate every file before writing any, so that an error leaves no output behind.
+  std::vector<codegen::GeneratedFile> files;
+  if (generating)
+    for (auto &[input, r] : perInput) {
+      if (r.kernels.empty())
+        continue; // only under -Xclang -verify: every kernel had its expected error
+      std::vector<kir::Function> chosen;
+      for (kir::Function &f : r.kernels)
+        if (selected(f.spec.name))
+          chosen.push_back(std::move(f));
+      if (chosen.empty()) {
+        err << input << ": error: none of its kernels is selected by --kernel (it declares "
+            << joinNames(r.kernels) << ")\n";
+        return fail(kUserError);
+      }
+      if (!generate(o, input, chosen, files, err))
+        return fail(kUserError);
+    }
+
+  if (o.dumpLayout)
+    if (int rc = dumpLayouts(kernels, bindings, out, err))
+      return fail(rc);
   if (!o.evalName.empty())
-    return evalParam(kernels, o.evalName, bindings, out, err);
-  if (o.outputDir.empty() && std::find(o.emit.begin(), o.emit.end(), "ir") != o.emit.end())
+    if (int rc = evalParam(kernels, o.evalName, bindings, out, err))
+      return fail(rc);
+  if (!generating && emits(o, "ir"))
     for (const kir::Function &f : functions)
       out << kir::print(f);
-  if (!o.outputDir.empty())
-    for (auto &[input, all] : perInput) {
-      std::vector<kir::Function> selected;
-      for (kir::Function &f : all)
-        if (o.kernels.empty() ||
-            std::find(o.kernels.begin(), o.kernels.end(), f.spec.name) != o.kernels.end())
-          selected.push_back(std::move(f));
-      if (int rc = generate(o, input, selected, err))
-        return rc;
+
+  if (generating) {
+    std::error_code ec;
+    if (std::filesystem::exists(o.outputDir, ec) &&
+        !std::filesystem::is_directory(o.outputDir, ec)) {
+      err << "ntc: error: cannot create the output directory '" << o.outputDir
+          << "': a file of that name exists\n";
+      return fail(kUserError);
     }
+    std::filesystem::create_directories(o.outputDir, ec);
+    if (ec || !std::filesystem::is_directory(o.outputDir, ec)) {
+      err << "ntc: error: cannot create the output directory '" << o.outputDir
+          << "': " << ec.message() << "\n";
+      return fail(kUserError);
+    }
+    for (const codegen::GeneratedFile &f : files)
+      if (!writeIfChanged(std::filesystem::path(o.outputDir) / f.name, f.contents, err))
+        return fail(kUserError);
+  }
+  if (!depfileTmp.empty()) {
+    std::error_code ec;
+    std::filesystem::rename(depfileTmp, depfile, ec);
+    if (ec) {
+      err << "ntc: error: cannot write '" << depfile << "': " << ec.message() << "\n";
+      return fail(kUserError);
+    }
+  }
   return 0;
 }
 

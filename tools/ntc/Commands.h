@@ -13,7 +13,9 @@ namespace ntc {
 struct DriverOptions {
   std::vector<std::string> inputs;
   std::string outputDir;
+  bool outputDirGiven = false; ///< -o was given (possibly as "")
   std::string target = "cuda";
+  bool targetGiven = false; ///< --target was given
   std::vector<std::string> emit;
   std::vector<std::string> kernels;
   std::vector<std::string> cudaArchs;

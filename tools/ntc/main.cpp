@@ -25,7 +25,8 @@ int main(int argc, char **argv) {
   ntc::DriverOptions o;
   o.frontend.clangArgs = clangArgs;
   CLI::App app{"ntc: ahead-of-time compiler for arrange-and-apply tile kernels", "ntc"};
-  app.add_option("inputs", o.inputs, "kernel sources")->required()->check(CLI::ExistingFile);
+  // Inputs are checked by the driver (a missing or unreadable file is a user error, status 1).
+  app.add_option("inputs", o.inputs, "kernel sources")->required();
   app.add_option("-o,--output-dir", o.outputDir, "directory for generated files");
   app.add_option("--target", o.target, "code generation target")
       ->check(CLI::IsMember({"cuda", "cpu"}));
@@ -49,5 +50,7 @@ int main(int argc, char **argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  o.outputDirGiven = app.count("-o") > 0;
+  o.targetGiven = app.count("--target") > 0;
   return ntc::runDriver(o, std::cout, std::cerr);
 }
