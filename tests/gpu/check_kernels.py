@@ -137,5 +137,47 @@ for shared in (False, True):
     check(f"{kernel} (named axes) {b}x{m}x{k}x{n} vs reference", g, ref, 0.025, 0.025)
     check(f"{kernel} (named axes) {b}x{m}x{k}x{n} vs cpu backend", g, c, 0.02, 0.02)
 
+# Aliasing: in-place elementwise calls work; outputs overlapping inputs are rejected.
+def record(name, ok, detail=""):
+    global passed, failed
+    print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail and not ok else ''}")
+    passed, failed = passed + ok, failed + (not ok)
+
+
+def status_of(kernel, *args):
+    """'ok' or the message of the failed status."""
+    try:
+        cuda.call(kernel, *args)
+        torch.cuda.synchronize()
+        return "ok"
+    except RuntimeError as e:
+        return str(e)
+
+
+x = torch.randn(1000, device="cuda")
+y = torch.randn(1000, device="cuda")
+expected = (x + y).cpu()
+r = status_of("add_f32", x, y, x)
+record("add_f32 in place (output is lhs)", r == "ok" and torch.equal(x.cpu(), expected), r)
+buf = torch.randn(1100, device="cuda")
+r = status_of("add_f32", buf[:1000], y, buf[100:1100])
+record("add_f32 with an output overlapping lhs is rejected", "overlaps" in r, r)
+sq = torch.randn(64, 64, device="cuda", dtype=torch.float16)
+r = status_of("matmul", sq, sq.clone(), sq)
+record("matmul with output == lhs is rejected", "overlaps" in r, r)
+if torch.cuda.device_count() > 1:
+    a0 = torch.randn(100, device="cuda:0")
+    a1 = torch.randn(100, device="cuda:1")
+    r = status_of("add_f32", a0, a1, torch.empty(100, device="cuda:0"))
+    record("tensors on two GPUs are rejected", "device" in r, r)
+    b1 = torch.randn(100, device="cuda:1")
+    out1 = torch.empty(100, device="cuda:1")
+    torch.cuda.set_device(0)
+    r = status_of("add_f32", a1, b1, out1)
+    record("tensors on the second GPU run there and the current device is kept",
+           r == "ok" and torch.equal(out1, a1 + b1) and torch.cuda.current_device() == 0, r)
+else:
+    print("skipped: two-GPU checks (one GPU on this machine)")
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

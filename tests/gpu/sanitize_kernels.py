@@ -26,7 +26,32 @@ lib.call("add_f32", x, x, torch.empty(1000, device=dev))
 a = torch.randn(136, 200, device=dev, dtype=torch.float16)
 b = torch.randn(200, 72, device=dev, dtype=torch.float16)
 lib.call("matmul", a, b, torch.empty(136, 72, device=dev, dtype=torch.float16))
-q = torch.randn(1, 2, 37, 64, device=dev, dtype=torch.float16)
-lib.call("attention_f16", q, q, q, 1, torch.empty_like(q))
+for causal in (0, 1):
+    q = torch.randn(1, 2, 37, 64, device=dev, dtype=torch.float16)
+    lib.call("attention_f16", q, q, q, causal, torch.empty_like(q))
+    q = torch.randn(1, 1, 1, 32, device=dev)
+    lib.call("attention_f32", q, q, q, causal, torch.empty_like(q))
+# GEMM-like kernels at tails: M, N, K not multiples of any tile, K below one tile, one row.
+h = torch.float16
+for m, k, n in ((65, 130, 97), (1, 7, 33), (3, 200, 1)):
+    a = torch.randn(m, k, device=dev, dtype=h)
+    b = torch.randn(k, n, device=dev, dtype=h)
+    lib.call("matmul", a, b, torch.empty(m, n, device=dev, dtype=h))
+    lib.call("addmm", torch.randn(m, n, device=dev, dtype=h), a, b, 0.5, 2.0,
+             torch.empty(m, n, device=dev, dtype=h))
+    lib.call("linear", a, b, torch.randn(n, device=dev, dtype=h),
+             torch.randn(m, n, device=dev, dtype=h), torch.empty(m, n, device=dev, dtype=h))
+    lhs = torch.randn(3, m, k, device=dev, dtype=h)
+    lib.call("bmm", lhs, torch.randn(3, k, n, device=dev, dtype=h),
+             torch.empty(3, m, n, device=dev, dtype=h))
+    lib.call("bmm_shared_rhs", lhs, b, torch.empty(3, m, n, device=dev, dtype=h))
+for n in (1, 31, 1023):
+    x = torch.randn(n, device=dev, dtype=h)
+    lib.call("add_f16", x, x, torch.empty(n, device=dev, dtype=h))
+    s = torch.randn(2, n, device=dev)
+    lib.call("softmax", s, torch.empty(2, n, device=dev))
+# In place (the wrappers allow exact aliasing of an elementwise input).
+x = torch.randn(777, device=dev)
+lib.call("add_f32", x, x, x)
 torch.cuda.synchronize()
 print("sanitize_kernels: done")

@@ -1,7 +1,7 @@
 """Call ntc-generated kernels from Python: PyTorch tensors become DLPack DLTensors.
 
 A generated library exports one C function per kernel,
-`ntc_status_t name(const DLTensor *..., <scalars>, ntc_stream_t stream)`, and
+`ntc_status_t name(const DLTensor *..., <scalars>, ntc_stream_t ntc_stream)`, and
 `ntc_last_error()`. This module describes DLTensor with ctypes, builds one from any
 torch.Tensor (CPU or CUDA, any strides), and calls a kernel, raising on a failed status.
 """

@@ -32,11 +32,16 @@ if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
 fi
 PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda.so \
   /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check.txt" | tail -50 || status=1
-PYTHONUNBUFFERED=1 python3 tools/bench/gpu_bench.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
-  | tee "$out/bench.txt" || status=1
-for tool in memcheck racecheck; do
-  timeout 150 compute-sanitizer --tool $tool --print-limit 20 python3 tests/gpu/sanitize_kernels.py \
-    /tmp/ntc-build/libkernels_cuda.so > "$out/sanitizer-$tool.txt" 2>&1 || status=1
-  tail -4 "$out/sanitizer-$tool.txt"
+if [ "${NTC_BENCH:-1}" = 1 ]; then
+  PYTHONUNBUFFERED=1 python3 tools/bench/gpu_bench.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
+    | tee "$out/bench.txt" || status=1
+fi
+# Every stock kernel at tail shapes under each compute-sanitizer tool (NTC_SANITIZE_TOOLS to
+# choose; initcheck also tracks the CUDA API, synccheck the barriers of reductions and dot).
+for tool in ${NTC_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+  timeout "${NTC_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool $tool --print-limit 20 \
+    python3 tests/gpu/sanitize_kernels.py /tmp/ntc-build/libkernels_cuda.so \
+    > "$out/sanitizer-$tool.txt" 2>&1 || status=1
+  echo "== $tool"; tail -3 "$out/sanitizer-$tool.txt"
 done
 exit $status
