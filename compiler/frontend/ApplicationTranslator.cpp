@@ -188,8 +188,8 @@ private:
           p.actuals.push_back(e);
         return Expr::symbol(p.symbol, {1, ub});
       }
-    std::string name = "NP2_" + std::to_string(ub);
-    fn_.padded.push_back({name, {e}, ub});
+    std::string name = kPaddedPrefix + std::to_string(ub);
+    fn_.padded.push_back({name, {e}, ub, 0, std::nullopt});
     return Expr::symbol(name, {1, ub});
   }
 

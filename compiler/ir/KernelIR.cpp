@@ -106,6 +106,10 @@ DType fromPromotionKind(promotion::Kind k) {
 
 } // namespace
 
+bool isPaddedExtent(const Expr &e) {
+  return e.kind() == ExprKind::Symbol && e.symbolName().rfind(kPaddedPrefix, 0) == 0;
+}
+
 std::vector<Expr> broadcastShapes(const std::vector<Expr> &a, const std::vector<Expr> &b) {
   size_t rank = std::max(a.size(), b.size());
   std::vector<Expr> out(rank);
@@ -118,6 +122,10 @@ std::vector<Expr> broadcastShapes(const std::vector<Expr> &a, const std::vector<
       r = x;
     else if (x == Expr(1))
       r = y;
+    else if (isPaddedExtent(x) && y.isConst() && y.constValue() > 1)
+      r = y; // the run-time extent is pinned to the constant (passes::pinPaddedExtents)
+    else if (isPaddedExtent(y) && x.isConst() && x.constValue() > 1)
+      r = x;
     else {
       auto shape = [](const std::vector<Expr> &s) {
         std::string t = "(";

@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,7 +112,16 @@ struct PaddedExtent {
   std::vector<Expr> actuals; ///< the run-time extents it stands for
   int64_t upperBound;        ///< a power of two
   int64_t value = 0;         ///< the compiled extent, once a variant is specialized
+  /// Set by passes::pinPaddedExtents when a tile of this extent is broadcast with a tile of a
+  /// constant extent: the only compiled extent, and every actual must equal it at run time.
+  std::optional<int64_t> pinned;
 };
+
+/// The prefix of the stand-in symbols of padded extents (`NP2_<upper bound>`).
+inline constexpr const char *kPaddedPrefix = "NP2_";
+
+/// True when `e` is the stand-in symbol of a padded extent.
+bool isPaddedExtent(const Expr &e);
 
 /// The application of one kernel in kernel IR.
 struct Function {

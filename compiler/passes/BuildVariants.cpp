@@ -27,7 +27,9 @@ std::vector<Variant> buildVariants(const kir::Function &f, Target target) {
   for (const auto &[name, value] : defaultMetaValues(f, target))
     axes.push_back({name, {value}});
   for (const kir::PaddedExtent &p : f.padded)
-    axes.push_back({p.symbol, powersOfTwo(std::min(kMinPaddedExtent, p.upperBound), p.upperBound)});
+    axes.push_back(
+        {p.symbol, p.pinned ? std::vector<int64_t>{*p.pinned}
+                            : powersOfTwo(std::min(kMinPaddedExtent, p.upperBound), p.upperBound)});
   for (const ParamSpec &p : f.spec.params)
     if (p.kind == ParamSpec::Kind::Constexpr && p.dtype != DType::Float64) {
       std::vector<int64_t> values;

@@ -152,6 +152,10 @@ std::vector<size_t> gridDims(const std::vector<Expr> &level0);
 /// kernel has only scalars).
 int gridAnchor(const KernelSpec &spec);
 
+/// pin-padded-extents: padded extents broadcast with a constant extent c are pinned to c
+/// (PaddedExtent::pinned); throws std::runtime_error when one meets two different constants.
+kir::Function pinPaddedExtents(const kir::Function &f);
+
 /// A written tensor parameter and another tensor parameter that must not share memory with it
 /// (indices into KernelSpec::params).
 struct AliasCheck {

@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - the passes, in order --------------------------------===//
 //
-//   translate (front end) -> verify-launch-grid (front end) -> infer-grid ->
+//   translate (front end) -> verify-launch-grid (front end) -> pin-padded-extents ->
+//   infer-grid ->
 //   build-variants -> specialize (per variant) -> resolve-access + simplify-mask (per
 //   access, called by the code generators)
 //
@@ -33,11 +34,16 @@ GridInfo fixMetas(GridInfo grid, const std::map<std::string, int64_t> &values) {
 
 } // namespace
 
-CompiledKernel runPipeline(const kir::Function &f, Target target, std::ostream *trace) {
+CompiledKernel runPipeline(const kir::Function &translated, Target target, std::ostream *trace) {
   CompiledKernel k;
-  k.function = f;
   if (trace)
-    *trace << "// -----// IR after translate //----- //\n" << kir::print(f);
+    *trace << "// -----// IR after translate //----- //\n" << kir::print(translated);
+  k.function = pinPaddedExtents(translated);
+  const kir::Function &f = k.function;
+  if (trace)
+    for (const kir::PaddedExtent &p : f.padded)
+      if (p.pinned)
+        *trace << "// pin-padded-extents: " << p.symbol << " = " << *p.pinned << "\n";
   k.grid = fixMetas(inferGrid(f), defaultMetaValues(f, target));
   if (trace) {
     *trace << "// -----// after infer-grid //----- //\n";

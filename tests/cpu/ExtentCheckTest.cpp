@@ -4,6 +4,7 @@
 #include "Common.hpp"
 
 #include <extent_checks.h>
+#include <filter.h>
 
 #include <string>
 
@@ -67,4 +68,25 @@ TEST_CASE("extent checks: a tile size computed from a size", "[cpu][extents]") {
                    "tile(0): the tile size x_size_0 - 100 is " + std::to_string(n - 100) +
                        "; it must be at least 1");
   }
+}
+
+TEST_CASE("extent checks: a run-time extent broadcast with a constant one", "[cpu][extents]") {
+  std::mt19937_64 rng(4);
+  Tensor<float> x({20}), w({3}), out({16});
+  x.randomize(rng);
+  w.randomize(rng);
+  REQUIRE_NTC_OK(filter3(&x, &w, &out, nullptr));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < 16; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < 3; ++j)
+      s += x.get({i + 2 * j}) * w.get({j});
+    ref.push_back(s);
+  }
+  CHECK_CLOSE(compare(out, ref, 1e-6, 1e-6));
+
+  Tensor<float> w4({4});
+  check_rejected(filter3(&x, &w4, &out, nullptr),
+                 "the run-time extent w_size_0 is 4, but the application broadcasts it with a tile "
+                 "extent of 3, so it must be 3");
 }

@@ -247,9 +247,23 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
       actuals += (i ? ", " : "") + int64Expr(f, p.actuals[i]);
       names += (i ? ", " : "") + p.actuals[i].str();
     }
+    const std::string local = wrapperSymbol(f, p.symbol);
+    if (p.pinned) {
+      // Broadcast with a constant extent in the application: each run-time size must be it.
+      const std::string value = std::to_string(*p.pinned);
+      for (const Expr &actual : p.actuals)
+        os << "    if (" << int64Expr(f, actual) << " != " << value
+           << ")\n      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
+           << quote(k + ": the run-time extent " + actual.str() + " is ") << " + std::to_string("
+           << int64Expr(f, actual) << ") + "
+           << quote(", but the application broadcasts it with a tile extent of " + value +
+                    ", so it must be " + value)
+           << ");\n";
+      os << "    const int64_t " << local << " = " << value << ";\n";
+      continue;
+    }
     int64_t lowest = std::min<int64_t>(16, p.upperBound);
     os << "    // Tile extent for the run-time size(s) " << names << ".\n";
-    const std::string local = wrapperSymbol(f, p.symbol);
     os << "    const int64_t " << local << " = std::max<int64_t>(" << lowest
        << ", ntc::rt::next_pow2(std::max<int64_t>({" << actuals << "})));\n";
     os << "    if (" << local << " > " << p.upperBound
