@@ -708,8 +708,38 @@ private:
       fail(where, "'" + fn_.spec.arranged[base.param].name +
                       "' has no inner level left to index; it is already a tile");
     TV r = base;
-    r.subs.push_back(asInt(index, where, "a tile index"));
+    Expr i = asInt(index, where, "a tile index");
+    checkSubscript(base, i, where);
+    r.subs.push_back(i);
     return r;
+  }
+
+  /// A subscript must lie inside its inner level: provably outside is a diagnostic, a
+  /// constant that a run-time extent may not cover is checked by the wrapper. (An index
+  /// from a loop is bounded by the loop; masks cover what it reaches.)
+  void checkSubscript(const TV &base, const Expr &i, const clang::Stmt *where) {
+    const auto &levels = layout(base.param).levels();
+    size_t position = base.subs.size();
+    const Dim *dim = nullptr;
+    for (size_t l = 1; l + 1 < levels.size() && !dim; ++l) {
+      if (position < levels[l].dims.size())
+        dim = &levels[l].dims[position];
+      else
+        position -= levels[l].dims.size();
+    }
+    if (!dim)
+      return;
+    const std::string name = fn_.spec.arranged[base.param].name;
+    if (provablyLess(i, Expr(0)))
+      fail(where, "index " + i.str() + " of '" + name + "' is negative");
+    if (provablyLessEqual(dim->extent, i))
+      fail(where, "index " + i.str() + " of '" + name + "' is outside its inner level of extent " +
+                      dim->extent.str());
+    if (i.isConst() && !provablyLess(i, dim->extent)) {
+      ExtentCheck check{dim->extent, i.constValue() + 1, std::nullopt,
+                        "'" + name + "[" + i.str() + "]': the extent of the inner level"};
+      fn_.checks.push_back(check);
+    }
   }
 
   // ---- expressions -------------------------------------------------------------------------

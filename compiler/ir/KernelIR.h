@@ -128,6 +128,9 @@ struct Function {
   KernelSpec spec;
   std::vector<Stmt> body;
   std::vector<PaddedExtent> padded;
+  /// Conditions on run-time sizes that the application needs (a constant subscript within
+  /// an inner level whose extent is a run-time size); the wrapper checks them.
+  std::vector<ExtentCheck> checks;
 };
 
 // ---- constructors (type inference and checks live in these) -------------------------------

@@ -90,3 +90,18 @@ TEST_CASE("extent checks: a run-time extent broadcast with a constant one", "[cp
                  "the run-time extent w_size_0 is 4, but the application broadcasts it with a tile "
                  "extent of 3, so it must be 3");
 }
+
+TEST_CASE("extent checks: a constant subscript of a run-time inner level", "[cpu][extents]") {
+  std::mt19937_64 rng(5);
+  Tensor<float> x({10}), y({12});
+  y.randomize(rng);
+  REQUIRE_NTC_OK(third_tile_of_y(&x, &y, nullptr));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < 10; ++i)
+    ref.push_back(y.get({8 + i % 4}));
+  CHECK_CLOSE(compare(x, ref, 0, 0));
+
+  Tensor<float> y8({8});
+  check_rejected(third_tile_of_y(&x, &y8, nullptr),
+                 "'y[2]': the extent of the inner level ⌈y_size_0/4⌉ is 2; it must be at least 3");
+}

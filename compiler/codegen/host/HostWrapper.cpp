@@ -218,16 +218,20 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
       os << "    const int64_t " << wrapperSymbol(f, name) << " = " << value
          << "; // meta-parameter (default)\n";
   // Extents the arrangement needs but could not prove, before anything divides by them.
+  auto emitCheck = [&](const std::string &what, const ExtentCheck &c) {
+    std::string value = int64Expr(f, c.value);
+    std::string cond = value + " >= " + cppIntLiteral(c.lo);
+    if (c.hi)
+      cond += " && " + value + " <= " + cppIntLiteral(*c.hi);
+    os << "    if (!(" << cond << "))\n      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
+       << quote(k + ": " + what + c.what + " " + c.value.str() + " is ") << " + std::to_string("
+       << value << ") + " << quote("; it " + c.requirement()) << ");\n";
+  };
   for (const ArrangedParam &a : f.spec.arranged)
-    for (const ExtentCheck &c : a.layout.checks()) {
-      std::string value = int64Expr(f, c.value);
-      std::string cond = value + " >= " + cppIntLiteral(c.lo);
-      if (c.hi)
-        cond += " && " + value + " <= " + cppIntLiteral(*c.hi);
-      os << "    if (!(" << cond << "))\n      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
-         << quote(k + ": parameter '" + a.name + "': " + c.what + " " + c.value.str() + " is ")
-         << " + std::to_string(" << value << ") + " << quote("; it " + c.requirement()) << ");\n";
-    }
+    for (const ExtentCheck &c : a.layout.checks())
+      emitCheck("parameter '" + a.name + "': ", c);
+  for (const ExtentCheck &c : f.checks)
+    emitCheck("", c);
   if (!grid.ties.empty())
     os << "    // Sizes the arrangement ties together.\n";
   for (const passes::ShapeTie &t : grid.ties)

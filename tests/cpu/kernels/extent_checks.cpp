@@ -31,3 +31,15 @@ NT_ARRANGEMENT auto minus_arrangement(nt::Tensor x, nt::Tensor y) {
 
 NT_KERNEL(tile_by_size_minus_100, minus_arrangement, copy_application,
           nt::Tensor(1, nt::float32), nt::Tensor(1, nt::float32));
+
+//   third_tile_of_y: x = y[2] needs the inner level ⌈y_size_0/4⌉ to have at least 3 tiles.
+NT_ARRANGEMENT auto inner_arrangement(nt::Tensor x, nt::Tensor y) {
+  auto x_arranged = x.tile({4});
+  auto y_arranged = y.tile({4}).tile({-1}).expand({x_arranged.shape(0)});
+  return nt::arrange(x_arranged, y_arranged);
+}
+
+NT_APPLICATION void third_tile_application(nt::Tile x, nt::Tile y) { x = y[2]; }
+
+NT_KERNEL(third_tile_of_y, inner_arrangement, third_tile_application, nt::Tensor(1, nt::float32),
+          nt::Tensor(1, nt::float32));
