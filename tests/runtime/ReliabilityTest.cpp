@@ -1,6 +1,6 @@
 // Hostile DLTensor descriptors: validation must reject them with a clean status and message and
 // never overflow, crash or accept them silently. Every case here is a row of
-// docs/reliability-runtime.md. Data pointers are fake addresses: validation never dereferences.
+// docs/reliability.md. Data pointers are fake addresses: validation never dereferences.
 #include <ntc/rt/device_guard.hpp>
 #include <ntc/rt/index.hpp>
 #include <ntc/rt/validate.hpp>
