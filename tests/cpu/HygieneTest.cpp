@@ -95,3 +95,14 @@ TEST_CASE("C++ semantics: lambda captures and references", "[cpu][hygiene]") {
   }
   CHECK_CLOSE(compare(y, ref, 1e-9, 1e-12));
 }
+
+TEST_CASE("hygiene: locals named like generated code, a kernel named pid0", "[cpu][hygiene]") {
+  std::mt19937_64 rng(9);
+  Tensor<float> input({5, 37}), output({5, 37});
+  input.randomize(rng);
+  REQUIRE_NTC_OK(pid0(&input, &output, nullptr));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < input.numel(); ++i)
+    ref.push_back(double(float(input.flat(i) * 2)) + 1);
+  CHECK_CLOSE(compare(output, ref, 1e-6, 1e-6));
+}

@@ -86,3 +86,25 @@ NT_APPLICATION void scale_application(nt::Tile input, nt::Tile c, nt::Tile outpu
 
 NT_KERNEL(scale_by_constexpr, scale_arrangement, scale_application, nt::Tensor(1, nt::float64),
           nt::Constexpr("c", {0.1234567, 1e-9}), nt::Tensor(1, nt::float64));
+
+//   pid0 (a kernel named like a program coordinate): locals named like the generated code's own
+//     names (ntc_args, ntc_program, t_acc beside acc) and nested loops k and l_k.
+//     output = input * 2 + 1, computed the long way.
+NT_ARRANGEMENT auto rows_arrangement_h(nt::Tensor input, nt::Tensor output) {
+  return nt::arrange(input.tile({1, -1}), output.tile({1, -1}));
+}
+
+NT_APPLICATION void local_names_application(nt::Tile input, nt::Tile output) {
+  auto ntc_args = input * 2;
+  auto ntc_program = ntl::zeros(output.shape(), ntl::float32);
+  auto acc = ntl::zeros(output.shape(), ntl::float32);
+  auto t_acc = ntl::full(output.shape(), 1, ntl::float32);
+  for (int k = 0; k < 2; ++k)
+    for (int l_k = 0; l_k < 3; ++l_k)
+      acc = acc + t_acc;
+  ntc_program = ntc_args + acc / 6;
+  output = ntc_program;
+}
+
+NT_KERNEL(pid0, rows_arrangement_h, local_names_application, nt::Tensor(2, nt::float32),
+          nt::Tensor(2, nt::float32));
