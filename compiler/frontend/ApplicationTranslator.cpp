@@ -10,6 +10,7 @@
 #include "frontend/ApplicationTranslator.h"
 
 #include "frontend/DslNames.h"
+#include "frontend/WrittenParams.h"
 
 #include "support/Diagnostics.h"
 
@@ -95,9 +96,20 @@ const std::set<std::string> kUnaryMath = {"exp",     "exp2", "log",   "log2", "s
 
 class Translator {
 public:
-  Translator(const clang::FunctionDecl *app, const KernelSpec &spec)
-      : app_(app), ctx_(app->getASTContext()) {
+  Translator(const clang::FunctionDecl *app, const KernelSpec &spec, std::vector<bool> written)
+      : app_(app), ctx_(app->getASTContext()), written_(std::move(written)),
+        stored_(spec.arranged.size(), false) {
     fn_.spec = spec;
+  }
+
+  /// Which arranged parameters the translation stored to.
+  const std::vector<bool> &stored() const { return stored_; }
+  /// True when it stored to a parameter that `written` does not list.
+  bool storedBeyond(const std::vector<bool> &written) const {
+    for (size_t i = 0; i < stored_.size(); ++i)
+      if (stored_[i] && !written[i])
+        return true;
+    return false;
   }
 
   kir::Function run() {
@@ -382,7 +394,7 @@ private:
       return;
     }
     b->controlDepth = controlDepth_;
-    TV v = eval(var->getInit(), scope, out);
+    TV v = copyOf(eval(var->getInit(), scope, out), var->getInit());
     if (v.kind == TV::Kind::Tile) {
       b->isLocal = true;
       b->local = freshName(var->getNameAsString());
@@ -394,6 +406,18 @@ private:
       b->writable = false;
     }
     scope->vars[var] = b;
+  }
+
+  /// A by-value copy of `v` (`auto a = x;`, a by-value argument): the tile of a parameter that
+  /// the application writes is loaded now, so later stores to the parameter do not show
+  /// through the copy. Tiles of parameters that are never written are read where used (the
+  /// same values, and GEMM loops keep their loads in place); views with inner levels are
+  /// references to their parameter.
+  TV copyOf(const TV &v, const clang::Stmt *where) {
+    if (v.kind == TV::Kind::Param && v.subs.size() == middleDims(v.param) &&
+        written_[static_cast<size_t>(v.param)])
+      return TV::ofTile(load(v, where));
+    return v;
   }
 
   /// True when `e` names a variable or a parameter's tile (something a reference can bind).
@@ -657,6 +681,7 @@ private:
   }
 
   void store(const TV &target, const TV &value, const clang::Stmt *where, std::vector<Stmt> &out) {
+    stored_[static_cast<size_t>(target.param)] = true;
     if (target.subs.size() != middleDims(target.param))
       fail(where, "'" + fn_.spec.arranged[target.param].name +
                       "' has an inner level; store into a tile with x[k] = value");
@@ -1166,7 +1191,7 @@ private:
         continue;
       }
       auto b = std::make_shared<Binding>();
-      TV v = eval(args[i], caller, out);
+      TV v = copyOf(eval(args[i], caller, out), args[i]);
       if (v.kind == TV::Kind::Tile) {
         b->isLocal = true;
         b->local = freshName(p->getNameAsString());
@@ -1245,6 +1270,8 @@ private:
   clang::ASTContext &ctx_;
   kir::Function fn_;
   std::set<std::string> used_; ///< IR names of locals and loop indices so far
+  std::vector<bool> written_;  ///< per arranged parameter: the application stores to it
+  std::vector<bool> stored_;   ///< per arranged parameter: this translation stored to it
   int depth_ = 0;
   int controlDepth_ = 0;
 };
@@ -1252,7 +1279,19 @@ private:
 } // namespace
 
 kir::Function translateApplication(const clang::FunctionDecl *application, const KernelSpec &spec) {
-  return Translator(application, spec).run();
+  // Copies of a written parameter's tile are taken when made; which parameters are written is
+  // known from the AST (writtenParams) and confirmed by the translation, which runs again in
+  // the rare case that it stored to a parameter the AST scan missed.
+  std::vector<bool> written = writtenParams(application);
+  written.resize(spec.arranged.size(), false);
+  Translator first(application, spec, written);
+  kir::Function f = first.run();
+  if (first.stored() == written || !first.storedBeyond(written))
+    return f;
+  std::vector<bool> all = written;
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i] = all[i] || first.stored()[i];
+  return Translator(application, spec, all).run();
 }
 
 } // namespace ntc

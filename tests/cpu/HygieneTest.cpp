@@ -106,3 +106,17 @@ TEST_CASE("hygiene: locals named like generated code, a kernel named pid0", "[cp
     ref.push_back(double(float(input.flat(i) * 2)) + 1);
   CHECK_CLOSE(compare(output, ref, 1e-6, 1e-6));
 }
+
+TEST_CASE("C++ semantics: copies of a parameter's tile are taken when made", "[cpu][hygiene]") {
+  Tensor<double> x({45}), y({45});
+  std::mt19937_64 rng(12);
+  x.randomize(rng);
+  std::vector<double> x0 = values(x), refX, refY;
+  for (double v : x0) {
+    refX.push_back(3 * (2 * v));
+    refY.push_back(v + 2 * v);
+  }
+  REQUIRE_NTC_OK(copy_then_write(&x, &y, nullptr));
+  CHECK_CLOSE(compare(x, refX, 1e-12, 1e-12));
+  CHECK_CLOSE(compare(y, refY, 1e-12, 1e-12));
+}

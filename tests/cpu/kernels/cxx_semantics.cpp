@@ -34,3 +34,20 @@ NT_APPLICATION void lambda_application(nt::Tile x, nt::Tile y) {
 
 NT_KERNEL(lambda_captures, unary_arrangement_s, lambda_application, nt::Tensor(1, nt::float64),
           nt::Tensor(1, nt::float64));
+
+//   copy_then_write: `auto a = x;` copies x's tile before `x = x * 2` stores to x, and a helper's
+//     by-value parameter is a copy too: x = 3 * (2 * x0), y = x0 + 2 * x0 (x0: x on entry).
+nt::Tile scale_into(nt::Tile t, nt::Tile &out) {
+  out = t * 3;
+  return t;
+}
+
+NT_APPLICATION void copy_then_write_application(nt::Tile x, nt::Tile y) {
+  auto a = x;
+  x = x * 2;
+  auto b = scale_into(x, x);
+  y = a + b;
+}
+
+NT_KERNEL(copy_then_write, unary_arrangement_s, copy_then_write_application,
+          nt::Tensor(1, nt::float64), nt::Tensor(1, nt::float64));
