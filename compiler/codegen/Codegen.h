@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ir/KernelIR.h"
+#include "target/GpuTarget.h"
 
 #include <ostream>
 #include <string>
@@ -22,10 +23,12 @@ std::vector<GeneratedFile> generateCpu(const std::vector<kir::Function> &kernels
                                        const std::string &stem, const std::string &sourceName,
                                        std::ostream *trace = nullptr);
 
-/// Generate `<stem>.h` and `<stem>.cu` (the CUDA backend) for the kernels of one source.
+/// Generate `<stem>.h` and `<stem>.cu` (the CUDA backend) for the kernels of one source,
+/// planned for the architectures of `gpu` (defaultGpuTarget() when none is given).
 std::vector<GeneratedFile> generateCuda(const std::vector<kir::Function> &kernels,
                                         const std::string &stem, const std::string &sourceName,
-                                        std::ostream *trace = nullptr);
+                                        std::ostream *trace = nullptr,
+                                        const GpuTarget &gpu = defaultGpuTarget());
 
 /// The C++ element type of a dtype in generated code ("float", "ntc::cpu::float16", ...).
 std::string cppElementType(DType t);

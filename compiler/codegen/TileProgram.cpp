@@ -188,8 +188,9 @@ private:
         break;
       case StmtKind::For:
         loops_.push_back(s.get());
-        if (auto loop = d_.dotLoopThreads() > 0 ? passes::planDotLoop(s, d_.dotLoopThreads())
-                                                : std::nullopt) {
+        if (auto loop = d_.dotLoopThreads() > 0
+                            ? passes::planDotLoop(s, d_.dotLoopThreads(), *d_.gpuTarget())
+                            : std::nullopt) {
           dotLoop(*s, *loop);
         } else {
           line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) +

@@ -52,6 +52,8 @@ public:
   /// Threads of the block when GEMM main loops (passes::planDotLoop) are emitted as one
   /// `dot_loop` call; 0 when loops always run statement by statement.
   virtual int dotLoopThreads() const { return 0; }
+  /// The GPU target model of the programs (null on the CPU).
+  virtual const GpuTarget *gpuTarget() const { return nullptr; }
 };
 
 /// Emit the program `name` of a specialized function with the given dialect.

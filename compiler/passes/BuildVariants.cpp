@@ -20,11 +20,11 @@ std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
 
 } // namespace
 
-std::vector<Variant> buildVariants(const kir::Function &f, Target target) {
+std::vector<Variant> buildVariants(const kir::Function &f, Target target, const GpuTarget &gpu) {
   std::vector<Axis> axes;
   // Only meta-parameter values the dispatcher can pick are compiled: without a tuning table
   // that is the analytic default of the target.
-  for (const auto &[name, value] : defaultMetaValues(f, target))
+  for (const auto &[name, value] : defaultMetaValues(f, target, gpu))
     axes.push_back({name, {value}});
   for (const kir::PaddedExtent &p : f.padded)
     axes.push_back(

@@ -47,12 +47,13 @@ std::vector<std::map<std::string, int64_t>> combinations(const KernelSpec &spec)
 
 /// (arithmetic intensity, stages, k step) of the weakest GEMM loop of a specialized kernel,
 /// or nullopt when it has none or one does not fit.
-std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &specialized) {
+std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &specialized,
+                                                      const GpuTarget &gpu) {
   int threads = blockThreads(specialized);
   std::optional<std::tuple<double, int, int64_t>> worst;
   bool fits = true;
   kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
-    if (auto loop = planDotLoop(s, threads)) {
+    if (auto loop = planDotLoop(s, threads, gpu)) {
       if (loop->bm * loop->bn > kAccumulatorRegisters * threads)
         fits = false;
       double intensity = double(loop->bm * loop->bn) / double(loop->bm + loop->bn);
@@ -80,7 +81,8 @@ int blockThreads(const kir::Function &specialized) {
   return threads;
 }
 
-std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target) {
+std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target,
+                                                 const GpuTarget &gpu) {
   std::map<std::string, int64_t> values;
   for (const MetaParam &m : f.spec.metas) {
     int64_t v = m.lo;
@@ -99,7 +101,7 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
       full[p.symbol] = std::min<int64_t>(16, p.upperBound);
     std::optional<std::tuple<double, int, int64_t>> s;
     try {
-      s = score(specialize(f, full));
+      s = score(specialize(f, full), gpu);
     } catch (const std::exception &) {
       continue; // a combination the kernel rejects (e.g. a compile-time assertion)
     }

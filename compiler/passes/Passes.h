@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ir/KernelIR.h"
+#include "target/GpuTarget.h"
 
 #include <map>
 #include <optional>
@@ -55,14 +56,15 @@ enum class Target { Cpu, Cuda };
 /// build-variants: the cross product of meta-parameter values (those the dispatcher can
 /// pick: the default until tuning tables exist), padded tile extents (powers of two),
 /// constexpr scalar values and index widths.
-std::vector<Variant> buildVariants(const kir::Function &f, Target target);
+std::vector<Variant> buildVariants(const kir::Function &f, Target target, const GpuTarget &gpu);
 
 /// default-metas: the meta-parameter values used without a tuning table. On the CPU the lower
 /// bounds. On the GPU, a kernel with GEMM main loops (planDotLoop) gets the allowed values
 /// whose loops have the most arithmetic per byte (bm·bn / (bm + bn)), then the deepest ring
 /// and the larger k step, among those whose accumulator fits 128 registers per thread;
 /// otherwise every block size grows towards 128.
-std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target);
+std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target,
+                                                 const GpuTarget &gpu);
 
 /// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256.
 int blockThreads(const kir::Function &specialized);
@@ -126,7 +128,7 @@ struct VectorCondition {
 /// The conditions under which every access of a specialized function that planVectorAccess
 /// accepts may use vector instructions (empty: no access benefits).
 std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
-                                              int threads);
+                                              int threads, const GpuTarget &gpu);
 
 /// A GEMM main loop `for k: acc = acc + dot(load a[..k..], load b[..k..])` over
 /// float16/bfloat16 operands with a float32 accumulator, planned for ntc::dev::dot_loop.
@@ -141,7 +143,7 @@ struct DotLoop {
 /// plan-dot-loop: the plan for running loop `s` as one dot_loop in a block of `threads`
 /// threads, or nullopt when `s` is not such a loop or the shapes do not fit the tensor-core
 /// tiling (the loop then runs statement by statement).
-std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads);
+std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTarget &gpu);
 
 /// Positions of the level-0 dimensions that are not the constant 1. Level-0 shapes of all
 /// tensors must agree on these (NineToothed unravels the program id over each tensor's own

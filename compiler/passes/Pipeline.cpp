@@ -34,7 +34,8 @@ GridInfo fixMetas(GridInfo grid, const std::map<std::string, int64_t> &values) {
 
 } // namespace
 
-CompiledKernel runPipeline(const kir::Function &translated, Target target, std::ostream *trace) {
+CompiledKernel runPipeline(const kir::Function &translated, Target target, const GpuTarget &gpu,
+                           std::ostream *trace) {
   CompiledKernel k;
   if (trace)
     *trace << "// -----// IR after translate //----- //\n" << kir::print(translated);
@@ -44,12 +45,12 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, std::
     for (const kir::PaddedExtent &p : f.padded)
       if (p.pinned)
         *trace << "// pin-padded-extents: " << p.symbol << " = " << *p.pinned << "\n";
-  k.grid = fixMetas(inferGrid(f), defaultMetaValues(f, target));
+  k.grid = fixMetas(inferGrid(f), defaultMetaValues(f, target, gpu));
   if (trace) {
     *trace << "// -----// after infer-grid //----- //\n";
     printGrid(f, k.grid, *trace);
   }
-  k.variants = buildVariants(f, target);
+  k.variants = buildVariants(f, target, gpu);
   if (trace) {
     *trace << "// -----// after build-variants //----- //\n";
     for (const Variant &v : k.variants) {

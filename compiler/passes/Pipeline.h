@@ -18,7 +18,8 @@ struct CompiledKernel {
 
 /// Run infer-grid, build-variants and specialize on a translated kernel (verify ran in the
 /// front end, where it can point at the source). With `trace`, print the IR or the result
-/// after every pass (`--print-ir-after-all`).
-CompiledKernel runPipeline(const kir::Function &f, Target target, std::ostream *trace);
+/// after every pass (`--print-ir-after-all`). `gpu` is the CUDA target model (unused on the CPU).
+CompiledKernel runPipeline(const kir::Function &f, Target target, const GpuTarget &gpu,
+                           std::ostream *trace);
 
 } // namespace ntc::passes

@@ -16,8 +16,12 @@ namespace ntc::passes {
 
 namespace {
 
-/// Largest ring the planner uses, so that two blocks fit in one H100/H200 SM (227 KiB).
+/// Largest ring the planner aims for; less when two blocks would not fit in one SM of the
+/// architecture it tunes for.
 constexpr int64_t kRingBudget = 100 * 1024;
+
+/// Shared memory a block keeps for itself beside the ring (the write-back's bookkeeping).
+constexpr int64_t kReserve = 2 * 1024;
 
 int64_t align16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 
@@ -31,7 +35,7 @@ std::optional<int64_t> extent(const kir::Value &v, size_t d) {
 
 } // namespace
 
-std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads) {
+std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTarget &gpu) {
   if (s->kind != kir::StmtKind::For || s->step != Expr(1) || s->body.size() != 1)
     return std::nullopt;
   const kir::Stmt &update = s->body[0];
@@ -69,10 +73,13 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads) {
   plan.bk = *bk;
   plan.bn = *bn;
   int64_t stage = align16(2 * *bm * *bk) + align16(2 * *bk * *bn);
-  plan.stages = static_cast<int>(std::clamp<int64_t>(kRingBudget / stage, 2, 4));
+  // Two blocks per SM on the tuned architecture; never more than every target allows a block.
+  const int64_t budget = std::min(kRingBudget, gpu.tuning().sharedPerMultiprocessor / 2 - kReserve);
+  const int64_t limit = gpu.sharedPerBlock() - kReserve;
+  plan.stages = static_cast<int>(std::clamp<int64_t>(budget / stage, 2, 4));
   plan.smemBytes = plan.stages * stage;
   // The write-back to the accumulator's layout goes through the ring, 8 rows at least.
-  if (plan.smemBytes > 2 * kRingBudget || plan.smemBytes < 8 * 4 * *bn)
+  if (plan.smemBytes > limit || plan.smemBytes < 8 * 4 * *bn)
     return std::nullopt;
   return plan;
 }

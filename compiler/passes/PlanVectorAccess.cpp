@@ -73,7 +73,7 @@ std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBy
 }
 
 std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
-                                              int threads) {
+                                              int threads, const GpuTarget &gpu) {
   std::vector<VectorCondition> conditions;
   // chunk 0: the register tile's chunk width; otherwise a dot loop's 16-byte chunks.
   auto visitAccess = [&](int param, const std::vector<Expr> &subscripts, int chunk) {
@@ -93,7 +93,7 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
   };
   kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
     // A dot loop's operands are copied in 16-byte chunks; its body is not emitted.
-    if (auto loop = planDotLoop(s, threads)) {
+    if (auto loop = planDotLoop(s, threads, gpu)) {
       for (const kir::Value *v : {&loop->a, &loop->b})
         visitAccess((*v)->param, (*v)->subscripts, kDotLoopChunk);
       return false;

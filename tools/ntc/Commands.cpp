@@ -224,8 +224,9 @@ bool generate(const DriverOptions &o, const std::string &input,
       files = codegen::generateCpu(kernels, stem, source.filename().string(),
                                    o.printIrAfterAll ? &err : nullptr);
     } else {
-      files = codegen::generateCuda(kernels, stem, source.filename().string(),
-                                    o.printIrAfterAll ? &err : nullptr);
+      files =
+          codegen::generateCuda(kernels, stem, source.filename().string(),
+                                o.printIrAfterAll ? &err : nullptr, parseGpuTarget(o.cudaArchs));
     }
   } catch (const std::exception &e) {
     err << "ntc: error: " << input << ": " << e.what() << "\n";
@@ -261,6 +262,12 @@ bool emits(const DriverOptions &o, const std::string &what) {
 
 /// Errors in the command line itself (status 2), found before any input is read.
 bool checkUsage(const DriverOptions &o, std::ostream &err) {
+  try {
+    parseGpuTarget(o.cudaArchs);
+  } catch (const std::invalid_argument &e) {
+    err << "ntc: error: " << e.what() << "\n";
+    return false;
+  }
   static const std::vector<std::string> kinds = {"h", "cpp", "cu", "ir", "layout"};
   if (o.outputDirGiven && o.outputDir.empty()) {
     err << "ntc: error: -o needs the name of a directory, got ''\n";

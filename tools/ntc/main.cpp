@@ -34,7 +34,8 @@ int main(int argc, char **argv) {
       ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--kernel", o.kernels, "only these kernels")->allow_extra_args(false);
-  app.add_option("--cuda-arch", o.cudaArchs, "CUDA architectures")
+  app.add_option("--cuda-arch", o.cudaArchs,
+                 "CUDA architectures the .cu is planned for (80,90a; default: 80 and 90a)")
       ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--depfile", o.frontend.depfile, "write a Make depfile");

@@ -62,7 +62,7 @@ std::vector<GeneratedFile> generateCpu(const std::vector<kir::Function> &kernels
   os << "#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <limits>\n#include "
         "<string>\n\n";
   for (const kir::Function &f : kernels)
-    emitKernel(passes::runPipeline(f, passes::Target::Cpu, trace), os);
+    emitKernel(passes::runPipeline(f, passes::Target::Cpu, defaultGpuTarget(), trace), os);
   return {{stem + ".h", emitHeader(kernels, stem, sourceName)}, {stem + ".cpp", os.str()}};
 }
 

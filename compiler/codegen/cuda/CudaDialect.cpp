@@ -68,11 +68,11 @@ std::string CudaDialect::epilogue() const { return "}\n\n"; }
 int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
 int CudaDialect::dotLoopThreads() const { return threads_; }
 
-int64_t cudaSharedBytes(const kir::Function &specialized, int threads) {
+int64_t cudaSharedBytes(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
   int64_t need = 0;
   auto grow = [&](int64_t n) { need = std::max(need, n); };
   kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
-    if (auto loop = passes::planDotLoop(s, threads))
+    if (auto loop = passes::planDotLoop(s, threads, gpu))
       grow(loop->smemBytes);
     return true;
   });

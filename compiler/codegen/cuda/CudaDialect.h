@@ -13,8 +13,8 @@ class CudaDialect : public Dialect {
 public:
   /// A dialect for programs of `threads` threads with `smemBytes` of dynamic shared memory;
   /// `vectorAccess` compiles the accesses that qualify with vector instructions.
-  CudaDialect(int threads, int64_t smemBytes, bool vectorAccess = false)
-      : threads_(threads), smemBytes_(smemBytes), vectorAccess_(vectorAccess) {}
+  CudaDialect(int threads, int64_t smemBytes, const GpuTarget &gpu, bool vectorAccess = false)
+      : threads_(threads), smemBytes_(smemBytes), gpu_(gpu), vectorAccess_(vectorAccess) {}
   std::string ns() const override;
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
@@ -29,14 +29,16 @@ public:
   std::string epilogue() const override;
   int vectorThreads() const override;
   int dotLoopThreads() const override;
+  const GpuTarget *gpuTarget() const override { return &gpu_; }
 
 private:
   int threads_;
   int64_t smemBytes_;
+  GpuTarget gpu_;
   bool vectorAccess_;
 };
 
 /// Dynamic shared memory a specialized function needs (the largest communicating op).
-int64_t cudaSharedBytes(const kir::Function &specialized, int threads);
+int64_t cudaSharedBytes(const kir::Function &specialized, int threads, const GpuTarget &gpu);
 
 } // namespace ntc::codegen

@@ -1,0 +1,53 @@
+//===- GpuTarget.h - what the CUDA backend may assume of its GPUs ---------===//
+//
+// A target model: the architectures one generated .cu file is compiled for (`--cuda-arch`,
+// add_nt_kernel's CUDA_ARCHITECTURES), with the limits every one of them honours and the
+// architecture the planner tunes for. Passes take it instead of hard-coding one chip.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ntc {
+
+/// One CUDA architecture ntc can compile for (sm_80 and newer: cp.async, ldmatrix and
+/// mma.sync m16n8k16).
+struct GpuArch {
+  std::string name;                    ///< as given: "80", "90a", "120"
+  int major = 8, minor = 0;            ///< compute capability
+  bool archSpecific = false;           ///< the `a` suffix: Hopper's wgmma and setmaxnreg (sm_90a)
+  int64_t sharedPerBlock = 0;          ///< dynamic shared memory one block may opt in to (bytes)
+  int64_t sharedPerMultiprocessor = 0; ///< shared memory of one SM (bytes)
+};
+
+/// The architectures of one compilation.
+struct GpuTarget {
+  std::vector<GpuArch> archs;
+
+  /// Shared memory a block may use on every architecture (the smallest opt-in limit).
+  int64_t sharedPerBlock() const;
+  /// The architecture performance heuristics tune for: the newest one compiled.
+  const GpuArch &tuning() const;
+  /// True when every architecture has Hopper's wgmma and TMA (sm_90a).
+  bool allHopper() const;
+  /// "sm_80, sm_90a".
+  std::string str() const;
+};
+
+/// The model of architecture `name` ("80", "sm_90a", "90a-real", "compute_86"); nullopt for
+/// an architecture ntc does not know or cannot compile for (before sm_80).
+std::optional<GpuArch> gpuArch(const std::string &name);
+
+/// The default target of a CUDA build: sm_80 and sm_90a, as add_nt_kernel's default.
+GpuTarget defaultGpuTarget();
+
+/// The target of a list of architectures (comma- or semicolon-separated entries allowed);
+/// throws std::invalid_argument naming an unknown or unsupported entry. `native`, `all` and
+/// `all-major` mean the default target.
+GpuTarget parseGpuTarget(const std::vector<std::string> &names);
+
+} // namespace ntc
