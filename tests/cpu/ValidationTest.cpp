@@ -320,3 +320,25 @@ TEST_CASE("validation: in-place elementwise calls are allowed", "[cpu][validatio
   REQUIRE_NTC_OK(softmax(&rows, &rows, nullptr));
   CHECK_CLOSE(compare(rows, expected, 1e-6, 1e-5));
 }
+
+TEST_CASE("validation: a huge broadcast extent gets a status (no hang)",
+          "[cpu][validation]") {
+  // softmax with a row of 2^62 + 1 elements broadcast from one (stride 0): used to loop forever
+  // in next_pow2.
+  float one = 1.0f, out = 0.0f;
+  int64_t shape[2] = {1, (int64_t(1) << 62) + 1}, strides[2] = {0, 0};
+  DLTensor input{}, output{};
+  input.data = &one;
+  input.device = {kDLCPU, 0};
+  input.ndim = 2;
+  input.dtype = {kDLFloat, 32, 1};
+  input.shape = shape;
+  input.strides = strides;
+  output = input;
+  output.data = &out;
+  const ntc_status_t status = softmax(&input, &output, nullptr);
+  INFO("ntc_last_error(): " << ntc_last_error());
+  CHECK(status != NTC_SUCCESS);
+  CHECK(std::string(ntc_last_error()).find("softmax") != std::string::npos);
+  CHECK(out == 0.0f);
+}
