@@ -9,6 +9,9 @@
 #ifndef NTC_COMMON_PROMOTION_HPP
 #define NTC_COMMON_PROMOTION_HPP
 
+#include <cstdint>
+#include <type_traits>
+
 namespace ntc::promotion {
 
 /// Element types, independent of any library's C++ spelling.
@@ -95,6 +98,74 @@ constexpr Kind promote(Kind a, Kind b) {
     return bits(a) > bits(b) ? a : b;
   return is_unsigned(a) ? a : b;
 }
+
+/// The kinds of one tile library's element types, and back: the library names its four small
+/// floating types (its float8_e4m3, float8_e5m2, float16 and bfloat16); the built-in types are
+/// common to all. `promote_t<A, B>` is the element type of an operation between A and B.
+template <class E4M3, class E5M2, class F16, class BF16> struct Elements {
+  /// The kind of element type T (integers by signedness and width).
+  template <class T> static constexpr Kind kind_of() {
+    if constexpr (std::is_same_v<T, bool>)
+      return Kind::Bool;
+    else if constexpr (std::is_integral_v<T>)
+      return integer_kind(std::is_signed_v<T>, int(sizeof(T)));
+    else if constexpr (std::is_same_v<T, E4M3>)
+      return Kind::Float8E4M3;
+    else if constexpr (std::is_same_v<T, E5M2>)
+      return Kind::Float8E5M2;
+    else if constexpr (std::is_same_v<T, F16>)
+      return Kind::Float16;
+    else if constexpr (std::is_same_v<T, BF16>)
+      return Kind::BFloat16;
+    else if constexpr (std::is_same_v<T, float>)
+      return Kind::Float32;
+    else
+      return Kind::Float64;
+  }
+
+  /// A value of the element type of kind K (for decltype).
+  template <Kind K> static auto type_of() {
+    if constexpr (K == Kind::Bool)
+      return bool{};
+    else if constexpr (K == Kind::Int8)
+      return int8_t{};
+    else if constexpr (K == Kind::Int16)
+      return int16_t{};
+    else if constexpr (K == Kind::Int32)
+      return int32_t{};
+    else if constexpr (K == Kind::Int64)
+      return int64_t{};
+    else if constexpr (K == Kind::UInt8)
+      return uint8_t{};
+    else if constexpr (K == Kind::UInt16)
+      return uint16_t{};
+    else if constexpr (K == Kind::UInt32)
+      return uint32_t{};
+    else if constexpr (K == Kind::UInt64)
+      return uint64_t{};
+    else if constexpr (K == Kind::Float8E4M3)
+      return E4M3{};
+    else if constexpr (K == Kind::Float8E5M2)
+      return E5M2{};
+    else if constexpr (K == Kind::Float16)
+      return F16{};
+    else if constexpr (K == Kind::BFloat16)
+      return BF16{};
+    else if constexpr (K == Kind::Float32)
+      return float{};
+    else
+      return double{};
+  }
+
+  /// The same type stays itself (`long long` with `long long`); otherwise the table decides.
+  template <class A, class B> static auto promoted() {
+    if constexpr (std::is_same_v<A, B>)
+      return A{};
+    else
+      return type_of<promote(kind_of<A>(), kind_of<B>())>();
+  }
+  template <class A, class B> using promote_t = decltype(promoted<A, B>());
+};
 
 } // namespace ntc::promotion
 

@@ -71,70 +71,11 @@ template <class T> struct compute_type<T, std::enable_if_t<is_small_float_v<T>>>
   using type = float;
 };
 
-/// The promotion kind of an element type (ntc/common/promotion.hpp).
-template <class T> constexpr promotion::Kind kind_of() {
-  using promotion::Kind;
-  if constexpr (std::is_same_v<T, bool>)
-    return Kind::Bool;
-  else if constexpr (std::is_integral_v<T>)
-    return promotion::integer_kind(std::is_signed_v<T>, int(sizeof(T)));
-  else if constexpr (std::is_same_v<T, float8_e4m3>)
-    return Kind::Float8E4M3;
-  else if constexpr (std::is_same_v<T, float8_e5m2>)
-    return Kind::Float8E5M2;
-  else if constexpr (std::is_same_v<T, float16>)
-    return Kind::Float16;
-  else if constexpr (std::is_same_v<T, bfloat16>)
-    return Kind::BFloat16;
-  else if constexpr (std::is_same_v<T, float>)
-    return Kind::Float32;
-  else
-    return Kind::Float64;
-}
-
-/// The element type of a promotion kind.
-template <promotion::Kind K> auto type_of() {
-  using promotion::Kind;
-  if constexpr (K == Kind::Bool)
-    return bool{};
-  else if constexpr (K == Kind::Int8)
-    return int8_t{};
-  else if constexpr (K == Kind::Int16)
-    return int16_t{};
-  else if constexpr (K == Kind::Int32)
-    return int32_t{};
-  else if constexpr (K == Kind::Int64)
-    return int64_t{};
-  else if constexpr (K == Kind::UInt8)
-    return uint8_t{};
-  else if constexpr (K == Kind::UInt16)
-    return uint16_t{};
-  else if constexpr (K == Kind::UInt32)
-    return uint32_t{};
-  else if constexpr (K == Kind::UInt64)
-    return uint64_t{};
-  else if constexpr (K == Kind::Float8E4M3)
-    return float8_e4m3{};
-  else if constexpr (K == Kind::Float8E5M2)
-    return float8_e5m2{};
-  else if constexpr (K == Kind::Float16)
-    return float16{};
-  else if constexpr (K == Kind::BFloat16)
-    return bfloat16{};
-  else if constexpr (K == Kind::Float32)
-    return float{};
-  else
-    return double{};
-}
+/// This library's element types in the shared promotion table (ntc/common/promotion.hpp).
+using elements = promotion::Elements<float8_e4m3, float8_e5m2, float16, bfloat16>;
 
 template <class A, class B> struct promote {
-  static auto pick() {
-    if constexpr (std::is_same_v<A, B>)
-      return A{};
-    else
-      return type_of<promotion::promote(kind_of<A>(), kind_of<B>())>();
-  }
-  using type = decltype(pick());
+  using type = elements::promote_t<A, B>;
 };
 
 template <class T, class S> struct scalar_promote {
