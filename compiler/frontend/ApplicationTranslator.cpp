@@ -420,6 +420,44 @@ private:
     return v;
   }
 
+  /// `c ? a : b`. A condition on a tile's data selects per element (`where`); both operands are
+  /// then evaluated, so they must have no side effects. Any other condition must be decided at
+  /// compile time (constants, data types, integers of enclosing loops are not), and only the
+  /// chosen operand is evaluated, as in C++.
+  TV evalConditional(const clang::ConditionalOperator *e, const ScopePtr &scope,
+                     std::vector<Stmt> &out) {
+    const AstExpr *cond = e->getCond()->IgnoreParenImpCasts();
+    if (const auto *m = dyn_cast<clang::CXXMemberCallExpr>(cond);
+        m && isa<clang::CXXConversionDecl>(m->getMethodDecl())) {
+      TV c = eval(m->getImplicitObjectArgument(), scope, out);
+      if (c.kind == TV::Kind::Tile && c.tile->kind != ValueKind::Constant &&
+          c.tile->kind != ValueKind::Index) {
+        // Side effects: any write that evaluating the operand performs (to a variable, a
+        // parameter or an integer, also inside called helpers and lambdas).
+        auto operand = [&](const AstExpr *branch) {
+          std::vector<Stmt> emitted;
+          const int64_t writesBefore = writes_;
+          kir::Value v = asTile(eval(branch, scope, emitted), branch);
+          if (writes_ != writesBefore)
+            fail(branch, "the operands of a '?:' on tile data are both evaluated (it selects per "
+                         "element); this one has side effects");
+          out.insert(out.end(), emitted.begin(), emitted.end());
+          return v;
+        };
+        kir::Value a = operand(e->getTrueExpr());
+        kir::Value b = operand(e->getFalseExpr());
+        return TV::ofTile(typed(e, [&] { return makeWhere(c.tile, a, b); }));
+      }
+    }
+    Cond c = evalCond(e->getCond(), scope, out).substitute({});
+    if (c.kind == Cond::Kind::True)
+      return eval(e->getTrueExpr(), scope, out);
+    if (c.kind == Cond::Kind::False)
+      return eval(e->getFalseExpr(), scope, out);
+    fail(e->getCond(), "this condition of '?:' is decided only per variant (it depends on "
+                       "meta-parameters or nt::Constexpr values); use an if statement");
+  }
+
   /// True when `e` names a variable or a parameter's tile (something a reference can bind).
   bool refersToVariable(const AstExpr *e, const ScopePtr &scope) {
     e = e->IgnoreParenImpCasts();
@@ -586,6 +624,19 @@ private:
       c.operands = {evalCond(lhs, scope, out), evalCond(rhs, scope, out)};
       return c;
     }
+    if (lhs && (op == clang::BO_EQ || op == clang::BO_NE)) {
+      // Data types compare at compile time: `x.dtype() == ntl::float16`.
+      TV a = eval(lhs, scope, out);
+      if (a.kind == TV::Kind::DType) {
+        TV b = eval(rhs, scope, out);
+        if (b.kind != TV::Kind::DType)
+          fail(rhs, "a data type can only be compared with a data type");
+        Cond c;
+        c.kind =
+            (a.dtype == b.dtype) == (op == clang::BO_EQ) ? Cond::Kind::True : Cond::Kind::False;
+        return c;
+      }
+    }
     if (lhs && (op == clang::BO_LT || op == clang::BO_LE || op == clang::BO_GT ||
                 op == clang::BO_GE || op == clang::BO_EQ || op == clang::BO_NE)) {
       Expr a = asInt(eval(lhs, scope, out), lhs, "a compile-time condition");
@@ -634,6 +685,7 @@ private:
   /// Write `value` to the binding (local assign, parameter store, integer rebind).
   void write(const BindingPtr &b, const TV &value, const clang::Stmt *where, std::vector<Stmt> &out,
              const std::string &what) {
+    ++writes_;
     if (b->isLocal) {
       kir::Value v = asTile(value, where);
       if (v->type.dtype != b->localType.dtype && !v->weak && b->controlDepth == controlDepth_) {
@@ -658,6 +710,18 @@ private:
     }
     if (b->value.kind == TV::Kind::Param && b->writable) {
       store(b->value, value, where, out);
+      return;
+    }
+    if (b->value.kind == TV::Kind::Param && !b->loopIndex &&
+        b->value.subs.size() == middleDims(b->value.param) && b->controlDepth == controlDepth_) {
+      // A copy of a parameter's tile (`auto a = x;`) that is assigned becomes a local: the
+      // parameter keeps its memory, as in C++.
+      kir::Value v = asTile(value, where);
+      b->isLocal = true;
+      b->local = freshName(what);
+      b->localType = v->type;
+      b->value = TV{};
+      out.push_back(makeDefine(b->local, v));
       return;
     }
     if (b->loopIndex)
@@ -822,6 +886,8 @@ private:
       c.closure = captureScope(x, scope, out);
       return c;
     }
+    if (const auto *x = dyn_cast<clang::ConditionalOperator>(e))
+      return evalConditional(x, scope, out);
     if (const auto *x = dyn_cast<clang::UnaryOperator>(e))
       return evalBuiltinUnary(x, scope, out);
     if (const auto *x = dyn_cast<clang::BinaryOperator>(e))
@@ -1191,6 +1257,7 @@ private:
         continue;
       }
       auto b = std::make_shared<Binding>();
+      b->controlDepth = controlDepth_;
       TV v = copyOf(eval(args[i], caller, out), args[i]);
       if (v.kind == TV::Kind::Tile) {
         b->isLocal = true;
@@ -1272,6 +1339,7 @@ private:
   std::set<std::string> used_; ///< IR names of locals and loop indices so far
   std::vector<bool> written_;  ///< per arranged parameter: the application stores to it
   std::vector<bool> stored_;   ///< per arranged parameter: this translation stored to it
+  int64_t writes_ = 0;         ///< writes performed so far (side effects of expressions)
   int depth_ = 0;
   int controlDepth_ = 0;
 };

@@ -36,8 +36,8 @@ inline double to_double(double v) { return v; }
 /// Row-major strides of `shape` (in elements).
 inline std::vector<int64_t> contiguous_strides(const std::vector<int64_t> &shape) {
   std::vector<int64_t> strides(shape.size(), 1);
-  for (int i = int(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
+  for (size_t i = shape.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * shape[i];
   return strides;
 }
 

@@ -120,3 +120,17 @@ TEST_CASE("C++ semantics: copies of a parameter's tile are taken when made", "[c
   CHECK_CLOSE(compare(x, refX, 1e-12, 1e-12));
   CHECK_CLOSE(compare(y, refY, 1e-12, 1e-12));
 }
+
+TEST_CASE("C++ semantics: the conditional operator", "[cpu][hygiene]") {
+  Tensor<float16> x({45});
+  Tensor<float> y({45});
+  std::mt19937_64 rng(13);
+  x.randomize(rng);
+  REQUIRE_NTC_OK(conditional_ops(&x, &y, nullptr));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < 45; ++i) {
+    const double v = x.get({i});
+    ref.push_back((v > 0 ? v : 2 * v) + 1);
+  }
+  CHECK_CLOSE(compare(y, ref, 1e-6, 1e-6));
+}

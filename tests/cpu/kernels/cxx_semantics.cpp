@@ -51,3 +51,19 @@ NT_APPLICATION void copy_then_write_application(nt::Tile x, nt::Tile y) {
 
 NT_KERNEL(copy_then_write, unary_arrangement_s, copy_then_write_application,
           nt::Tensor(1, nt::float64), nt::Tensor(1, nt::float64));
+
+//   conditional_ops: `?:` on tile data selects per element; on data types it is decided at
+//     compile time, like `if (x.dtype() == ...)`: y = (x > 0 ? x : 2x) + 1 in float32 for a
+//     float16 x.
+NT_APPLICATION void conditional_application(nt::Tile x, nt::Tile y) {
+  auto wide = x.dtype() != ntl::float16 ? x.dtype() : ntl::float32;
+  auto v = x.to(wide);
+  auto chosen = v > 0 ? v : v * 2;
+  if (x.dtype() == ntl::float16)
+    y = chosen + 1;
+  else
+    y = chosen - 1;
+}
+
+NT_KERNEL(conditional_ops, unary_arrangement_s, conditional_application,
+          nt::Tensor(1, nt::float16), nt::Tensor(1, nt::float32));
