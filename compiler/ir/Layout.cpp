@@ -474,9 +474,11 @@ std::vector<int64_t> Layout::eval(const std::map<std::string, int64_t> &values,
       arrayShape.push_back(std::max<int64_t>(0, concrete(d.extent, "the extent")));
     }
   constexpr int64_t kMaxElements = int64_t(1) << 26;
-  int64_t total = 1;
+  // An empty dimension empties the array, however large the others are.
+  const bool empty = std::find(arrayShape.begin(), arrayShape.end(), 0) != arrayShape.end();
+  int64_t total = empty ? 0 : 1;
   for (int64_t n : arrayShape) {
-    if (n > 0 && total > kMaxElements / n)
+    if (!empty && total > kMaxElements / n)
       throw LayoutError("the index array of '" + sourceName_ + "' would have more than " +
                         std::to_string(kMaxElements) + " elements");
     total *= n;

@@ -41,3 +41,16 @@ TEST_CASE("eval masks a position whose unravelled coordinates divide by an empty
   CHECK(evalJson(padded, empty) == "[-1, -1]");
   CHECK(evalJson(padded, {{"x_size_0", 1}, {"x_size_1", 2}}) == "[-1, 0, 1, -1]");
 }
+
+TEST_CASE("eval of an array with an empty dimension is empty, however large the others",
+          "[layout][fuzz]") {
+  // The size limit (2^26 elements) was checked on the running product, so 2^14 x 2^13 x 0 was
+  // "more than 67108864 elements".
+  Layout x = Layout::source("x", {Expr(int64_t(1) << 14), Expr(int64_t(1) << 13), Expr(0)});
+  std::vector<int64_t> shape;
+  CHECK(x.eval({}, shape).empty());
+  CHECK(shape == std::vector<int64_t>{int64_t(1) << 14, int64_t(1) << 13, 0});
+  CHECK_THROWS_AS(
+      Layout::source("x", {Expr(int64_t(1) << 14), Expr(int64_t(1) << 13)}).eval({}, shape),
+      LayoutError);
+}
