@@ -133,8 +133,25 @@ struct ArrangementEvaluator::Impl {
   std::map<const clang::VarDecl *, Value> globals;
   std::vector<MetaParam> metas;
   int callDepth = 0;
+  /// The frames of the kernel being evaluated. A closure stored in a variable of the frame it
+  /// captures (`auto f = [&](...) {...};`) is a shared_ptr cycle; releaseFrames() breaks it.
+  std::vector<std::weak_ptr<Frame>> frames;
 
   explicit Impl(clang::ASTContext &c) : ctx(c) {}
+
+  FramePtr newFrame() {
+    auto f = std::make_shared<Frame>();
+    frames.push_back(f);
+    return f;
+  }
+  void releaseFrames() {
+    for (const std::weak_ptr<Frame> &w : frames)
+      if (FramePtr f = w.lock()) {
+        f->vars.clear();
+        f->parent.reset();
+      }
+    frames.clear();
+  }
 
   [[noreturn]] void fail(const clang::Stmt *s, const std::string &msg) {
     throw SourceError(s->getSourceRange(), msg);
@@ -416,7 +433,7 @@ struct ArrangementEvaluator::Impl {
           return it->second;
         const clang::VarDecl *def = nullptr;
         const AstExpr *init = var->getAnyInitializer(def);
-        Value v = eval(init, std::make_shared<Frame>());
+        Value v = eval(init, newFrame());
         globals[var] = v;
         return v;
       }
@@ -619,7 +636,7 @@ struct ArrangementEvaluator::Impl {
       fail(where, "too many arguments in the call to '" + fn->getNameAsString() + "'");
     if (++callDepth > 64)
       fail(where, "call depth exceeds 64; is the arrangement recursive?");
-    auto frame = std::make_shared<Frame>();
+    auto frame = newFrame();
     frame->parent = closure;
     for (unsigned i = 0; i < fn->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = fn->getParamDecl(i);
@@ -890,7 +907,7 @@ struct ArrangementEvaluator::Impl {
       throw SourceError(kernelDecl->getSourceRange(),
                         "malformed NT_KERNEL declaration; write NT_KERNEL(name, arrangement, "
                         "application, parameters...)");
-    auto root = std::make_shared<Frame>();
+    auto root = newFrame();
     KernelSpec spec;
     Value nameValue = eval(call->getArg(0), root);
     spec.name = nameValue.text;
@@ -921,7 +938,7 @@ struct ArrangementEvaluator::Impl {
           .note(arrangement->getSourceRange(), "arrangement declared here");
 
     // Parameters become source tensors named after the arrangement's parameters.
-    auto frame = std::make_shared<Frame>();
+    auto frame = newFrame();
     for (unsigned i = 0; i < numParams; ++i) {
       const AstExpr *arg = call->getArg(3 + i);
       Value p = eval(arg, root);
@@ -981,6 +998,13 @@ ArrangementEvaluator::~ArrangementEvaluator() = default;
 
 KernelSpec ArrangementEvaluator::evaluateKernel(const clang::FunctionDecl *kernelDecl,
                                                 const clang::FunctionDecl *&application) {
+  // Each kernel starts afresh, also after an error that left calls unfinished, and its frames
+  // are released however its evaluation ends.
+  struct Release {
+    Impl &impl;
+    ~Release() { impl.releaseFrames(); }
+  } release{*impl_};
+  impl_->callDepth = 0;
   return impl_->evaluateKernel(kernelDecl, application);
 }
 

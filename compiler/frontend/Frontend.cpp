@@ -18,6 +18,7 @@
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -163,9 +164,26 @@ FrontendResult runFrontend(const std::string &file, const FrontendOptions &optio
 
 FrontendResult runFrontendOnCode(const std::string &code, const FrontendOptions &options,
                                  const std::string &fileName) {
+  // What clang::tooling::runToolOnCodeWithArgs does (the code as an in-memory file over the
+  // real file system), with a choice of diagnostic consumer.
   FrontendResult result;
-  result.ok = clang::tooling::runToolOnCodeWithArgs(std::make_unique<KernelAction>(result), code,
-                                                    compileArgs(options), fileName, "ntc");
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  overlay->pushOverlay(memory);
+  memory->addFile(fileName, 0, llvm::MemoryBuffer::getMemBufferCopy(code, fileName));
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(
+      new clang::FileManager(clang::FileSystemOptions(), overlay));
+  std::vector<std::string> args = {"ntc"};
+  std::vector<std::string> compile = compileArgs(options);
+  args.insert(args.end(), compile.begin(), compile.end());
+  args.push_back(fileName);
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<KernelAction>(result),
+                                            files.get());
+  clang::DiagnosticConsumer silent; // counts the errors (for `ok`), prints nothing
+  if (options.quiet)
+    invocation.setDiagnosticConsumer(&silent);
+  result.ok = invocation.run();
   return result;
 }
 

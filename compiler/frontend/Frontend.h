@@ -20,6 +20,7 @@ struct FrontendOptions {
   std::string resourceDir;            ///< Clang's builtin headers; empty = the baked-in one
   std::string depfile;                ///< write a Make depfile here when non-empty
   std::string depTarget;              ///< the target named in the depfile
+  bool quiet = false;                 ///< discard Clang's diagnostics (runFrontendOnCode only)
 };
 
 /// What the front end produced.
@@ -35,7 +36,8 @@ struct FrontendResult {
 
 /// Parse `file` and read its kernels.
 FrontendResult runFrontend(const std::string &file, const FrontendOptions &options);
-/// The same on in-memory source text (for tests); `fileName` names it in diagnostics.
+/// The same on in-memory source text (for tests and fuzzers); `fileName` names it in
+/// diagnostics, which `options.quiet` discards.
 FrontendResult runFrontendOnCode(const std::string &code, const FrontendOptions &options,
                                  const std::string &fileName = "input.cpp");
 

@@ -379,8 +379,11 @@ Layout Layout::slice(int64_t dim, OptExpr start, OptExpr stop, OptExpr step) con
   };
   Expr b = resolve(start, k > 0 ? Expr(0) : size - 1);
   Expr e = resolve(stop, k > 0 ? size : Expr(-1));
-  // Clamp to the valid range as NumPy does when everything is known.
+  // Clamp to the valid range as NumPy does when everything is known. A constant extent can be
+  // negative (a floor-mode tile count, a cropping pad): it has no elements, like 0.
   auto sz = size.asConst();
+  if (sz)
+    sz = std::max<int64_t>(*sz, 0);
   if (sz && b.isConst())
     b = Expr(k > 0 ? std::clamp<int64_t>(b.constValue(), 0, *sz)
                    : std::clamp<int64_t>(b.constValue(), -1, *sz - 1));
@@ -471,9 +474,11 @@ std::vector<int64_t> Layout::eval(const std::map<std::string, int64_t> &values,
       arrayShape.push_back(std::max<int64_t>(0, concrete(d.extent, "the extent")));
     }
   constexpr int64_t kMaxElements = int64_t(1) << 26;
-  int64_t total = 1;
+  // An empty dimension empties the array, however large the others are.
+  const bool empty = std::find(arrayShape.begin(), arrayShape.end(), 0) != arrayShape.end();
+  int64_t total = empty ? 0 : 1;
   for (int64_t n : arrayShape) {
-    if (n > 0 && total > kMaxElements / n)
+    if (!empty && total > kMaxElements / n)
       throw LayoutError("the index array of '" + sourceName_ + "' would have more than " +
                         std::to_string(kMaxElements) + " elements");
     total *= n;
@@ -485,22 +490,30 @@ std::vector<int64_t> Layout::eval(const std::map<std::string, int64_t> &values,
   for (int64_t flat = 0; flat < total; ++flat) {
     for (size_t i = 0; i < dims.size(); ++i)
       env[dims[i]->index.symbolName()] = pos[i];
-    bool inside = true;
+    // The mask is a conjunction: one false bound masks the position even when another cannot
+    // be evaluated (the unravelling of a flattened empty dimension divides by its size 0).
+    bool inside = true, unknown = false;
     for (const IndexBound &b : c.bounds_) {
       auto v = b.value.evaluate(env);
       auto n = b.extent.evaluate(env);
-      if (!v || !n)
-        throw LayoutError("cannot evaluate the mask of '" + sourceName_ + "'");
-      if (*v < 0 || *v >= *n) {
+      if (!v || !n) {
+        unknown = true;
+      } else if (*v < 0 || *v >= *n) {
         inside = false;
         break;
       }
     }
+    if (inside && unknown)
+      throw LayoutError("cannot evaluate the mask of '" + sourceName_ + "'");
     int64_t linear = -1;
     if (inside) {
       linear = 0;
-      for (size_t d = 0; d < c.coords_.size(); ++d)
-        linear += *c.coords_[d].evaluate(env) * sourceStrides[d];
+      for (size_t d = 0; d < c.coords_.size(); ++d) {
+        auto coord = c.coords_[d].evaluate(env);
+        if (!coord)
+          throw LayoutError("cannot evaluate the coordinates of '" + sourceName_ + "'");
+        linear += *coord * sourceStrides[d];
+      }
     }
     result.push_back(linear);
     for (size_t i = dims.size(); i-- > 0;) {

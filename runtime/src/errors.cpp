@@ -2,6 +2,7 @@
 #include <ntc/rt/validate.hpp>
 #include <ntc/runtime.h>
 
+#include <cstring>
 #include <new>
 #include <string>
 #include <utility>
@@ -16,7 +17,12 @@ thread_local std::string last_error_message;
 extern "C" const char *ntc_last_error(void) { return last_error_message.c_str(); }
 
 extern "C" const char *ntc_status_string(ntc_status_t status) {
-  switch (status) {
+  // A C caller may pass any int (ntc_status_string(42)); in C++, loading a value outside the
+  // enumeration's range as ntc_status_t is undefined, so the status is read as a plain int.
+  static_assert(sizeof(ntc_status_t) == sizeof(int), "ntc_status_t is an int");
+  int value = 0;
+  std::memcpy(&value, &status, sizeof value);
+  switch (value) {
   case NTC_SUCCESS:
     return "NTC_SUCCESS";
   case NTC_ERROR_INVALID_ARGUMENT:

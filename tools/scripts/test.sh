@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# README command 2: install the dependencies, build everything and run the whole test suite.
+# README command 2: install the dependencies, build everything and run the whole test suite,
+# then the robustness job (tools/scripts/robustness.sh: sanitizers and fuzzers).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools/scripts/install-deps.sh
 tools/scripts/build.sh
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+status=0
+ctest --test-dir build --output-on-failure -j"$(nproc)" || status=$?
+# Then the sanitizer build, the sanitized tests and the fuzzers (NTC_SKIP_ROBUSTNESS=1 skips).
+if [ "${NTC_SKIP_ROBUSTNESS:-0}" != 1 ]; then
+  tools/scripts/robustness.sh || status=1
+fi
+exit "$status"

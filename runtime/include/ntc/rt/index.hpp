@@ -18,16 +18,21 @@
 
 namespace ntc::rt {
 
-/// a // b (rounds toward negative infinity).
+/// a // b (rounds toward negative infinity); 0 when b is 0. Generated code divides by run-time
+/// sizes (unravelling a flattened dimension, counting the tiles of a whole-extent tile), and a
+/// size may be 0: the dimension is then empty, so the quotient never selects an element (the
+/// dimension's own bound masks the lane, or the grid is empty), but the division must not trap.
 template <class I> NTC_HOST_DEVICE constexpr I floor_div(I a, I b) {
+  if (b == 0)
+    return 0;
   I q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-/// ceil(a / b).
+/// ceil(a / b); 0 when b is 0.
 template <class I> NTC_HOST_DEVICE constexpr I ceil_div(I a, I b) { return -floor_div<I>(-a, b); }
 
-/// a mod b with the sign of b.
+/// a mod b with the sign of b; a when b is 0.
 template <class I> NTC_HOST_DEVICE constexpr I floor_mod(I a, I b) {
   return a - floor_div<I>(a, b) * b;
 }
