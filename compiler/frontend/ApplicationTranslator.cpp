@@ -112,8 +112,25 @@ public:
     return false;
   }
 
+  Translator(const Translator &) = delete;
+  Translator &operator=(const Translator &) = delete;
+  ~Translator() {
+    for (const ScopePtr &s : scopes_) {
+      s->vars.clear();
+      s->parent.reset();
+    }
+  }
+
+  /// A new scope, kept until the translation ends: a lambda's closure holds its scope, whose
+  /// variables may hold the lambda, so scopes are released together when the translator is (no
+  /// cycle leaks, also on errors).
+  ScopePtr newScope() {
+    scopes_.push_back(std::make_shared<Scope>());
+    return scopes_.back();
+  }
+
   kir::Function run() {
-    auto scope = std::make_shared<Scope>();
+    auto scope = newScope();
     for (unsigned i = 0; i < app_->getNumParams(); ++i)
       scope->vars[app_->getParamDecl(i)] = paramBinding(static_cast<int>(i));
     const clang::FunctionDecl *def = nullptr;
@@ -318,7 +335,7 @@ private:
     if (!s || isa<clang::NullStmt>(s))
       return;
     if (const auto *c = dyn_cast<clang::CompoundStmt>(s)) {
-      auto inner = std::make_shared<Scope>();
+      auto inner = newScope();
       inner->parent = scope;
       for (const clang::Stmt *child : c->body())
         exec(child, inner, out);
@@ -474,7 +491,7 @@ private:
   /// reference are the enclosing ones.
   ScopePtr captureScope(const clang::LambdaExpr *lambda, const ScopePtr &scope,
                         std::vector<Stmt> &out) {
-    auto captured = std::make_shared<Scope>();
+    auto captured = newScope();
     captured->parent = scope;
     for (const clang::LambdaCapture &c : lambda->captures()) {
       if (!c.capturesVariable())
@@ -516,7 +533,7 @@ private:
     if (!var || !var->getInit() || !var->getType()->isIntegerType())
       fail(f, "an application 'for' loop must declare one integer index, as in "
               "'for (int k = 0; k < x.shape(0); ++k)'");
-    auto loopScope = std::make_shared<Scope>();
+    auto loopScope = newScope();
     loopScope->parent = scope;
     Expr begin = asInt(eval(var->getInit(), scope, out), var->getInit(), "the loop start");
     const AstExpr *cond = f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr;
@@ -945,7 +962,7 @@ private:
           if (const auto *callee = call->getDirectCallee();
               callee && declaredInDsl(callee) && callee->getName() == "block_size")
             return blockSize(call);
-        return eval(init, std::make_shared<Scope>(), out);
+        return eval(init, newScope(), out);
       }
     fail(e, "'" + d->getNameAsString() + "' cannot be used in an application");
   }
@@ -1243,7 +1260,7 @@ private:
                       "' has no body to inline into the application");
     if (++depth_ > 64)
       fail(where, "call depth exceeds 64; recursion is not supported in an application");
-    auto scope = std::make_shared<Scope>();
+    auto scope = newScope();
     scope->parent = closure;
     for (unsigned i = 0; i < def->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = def->getParamDecl(i);
@@ -1336,10 +1353,11 @@ private:
   const clang::FunctionDecl *app_;
   clang::ASTContext &ctx_;
   kir::Function fn_;
-  std::set<std::string> used_; ///< IR names of locals and loop indices so far
-  std::vector<bool> written_;  ///< per arranged parameter: the application stores to it
-  std::vector<bool> stored_;   ///< per arranged parameter: this translation stored to it
-  int64_t writes_ = 0;         ///< writes performed so far (side effects of expressions)
+  std::set<std::string> used_;   ///< IR names of locals and loop indices so far
+  std::vector<bool> written_;    ///< per arranged parameter: the application stores to it
+  std::vector<bool> stored_;     ///< per arranged parameter: this translation stored to it
+  int64_t writes_ = 0;           ///< writes performed so far (side effects of expressions)
+  std::vector<ScopePtr> scopes_; ///< every scope of this translation (see newScope)
   int depth_ = 0;
   int controlDepth_ = 0;
 };
