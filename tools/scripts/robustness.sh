@@ -37,11 +37,12 @@ summary() {
 }
 
 echo "=== robustness: sanitizer build in build-sanitize/"
+mkdir -p "$build"
 if ! cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
        -DCMAKE_C_COMPILER="clang-$llvm" -DCMAKE_CXX_COMPILER="clang++-$llvm" \
        -DNTC_SANITIZE=ON -DNTC_FUZZ=ON -DNTC_ENABLE_CUDA=OFF -DNTC_BUILD_KERNELS=ON \
-       > "$build.configure.log" 2>&1; then
-  cat "$build.configure.log"
+       > "$build/configure.log" 2>&1; then
+  cat "$build/configure.log"
   fail 1 "configuring build-sanitize"
   summary
   exit 1
