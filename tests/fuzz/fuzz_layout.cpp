@@ -6,7 +6,8 @@
 // ravel, pad, slice, dtype() (go one level in) and withInner (come back out). It applies them
 // to an ntc::Layout and to the model of layout_model.h, which works on explicit index tuples
 // (NineToothed's semantics, docs/decisions.md for ntc's choices), and requires that
-//   * both reject the same sequences (LayoutError; with size symbols ntc may reject at eval);
+//   * both reject the same sequences (LayoutError, or ArithmeticOverflow for extents beyond
+//     int64; with size symbols ntc may reject only at eval);
 //   * after each operation both have the same levels and ranks;
 //   * Layout::eval gives the model's index array: same shape, same source linear index or -1
 //     (masked) at every position; with constant sizes no run-time check is left over.
@@ -268,6 +269,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } catch (const LayoutError &e) {
       ntcThrew = true;
       trace += "  -> ntc: " + std::string(e.what());
+    } catch (const ArithmeticOverflow &e) { // a located error in the front end
+      ntcThrew = true;
+      trace += "  -> ntc: " + std::string(e.what());
     }
     if (ntcThrew) {
       if (modelOk)
@@ -282,6 +286,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         std::vector<int64_t> s;
         l.eval(bindings, s);
       } catch (const LayoutError &) {
+        return 0;
+      } catch (const ArithmeticOverflow &) {
         return 0;
       }
       violated("ntc's eval accepts a layout the model rejects");
@@ -301,6 +307,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ntcArray = l.eval(bindings, ntcShape);
   } catch (const LayoutError &e) {
     violated(std::string("ntc's eval rejects a layout the model accepts: ") + e.what());
+  } catch (const ArithmeticOverflow &e) {
+    violated(std::string("ntc's eval overflows on a layout the model accepts: ") + e.what());
   }
   if (ntcShape != modelShape)
     violated("array shapes differ: ntc " + list(ntcShape) + ", model " + list(modelShape));

@@ -139,7 +139,8 @@ public:
   /// The index array: source linear index (row-major) or -1 where masked.
   std::vector<int64_t> eval() const {
     std::vector<int64_t> shape = arrayShape();
-    int64_t total = 1;
+    // The caller keeps arrays small, but a 0 may follow huge extents.
+    int64_t total = std::count(shape.begin(), shape.end(), 0) ? 0 : 1;
     for (int64_t n : shape)
       total *= n;
     std::vector<int64_t> result;
@@ -364,7 +365,8 @@ private:
       return false;
     int64_t merged = 1;
     for (int64_t d = s; d < e; ++d)
-      merged *= level[d];
+      if (__builtin_mul_overflow(merged, level[d], &merged))
+        return false; // ntc reports ArithmeticOverflow
     std::vector<int64_t> extents(level.begin(), level.end());
     record(size_t(rank - (e - s) + 1), [s, e, extents](const Tuple &i) {
       Tuple old(i.begin(), i.begin() + s);
