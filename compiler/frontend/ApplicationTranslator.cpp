@@ -10,6 +10,7 @@
 #include "frontend/ApplicationTranslator.h"
 
 #include "frontend/DslNames.h"
+#include "frontend/ReservedNames.h"
 #include "frontend/WrittenParams.h"
 
 #include "support/Diagnostics.h"
@@ -379,24 +380,16 @@ private:
 
   /// True when `name` is a symbol of the kernel or one the compiler generates.
   bool isCompilerSymbol(const std::string &name) const {
-    auto numbered = [&](const std::string &prefix) {
-      return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
-             std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
-                         [](char c) { return c >= '0' && c <= '9'; });
-    };
-    if (numbered("pid") || numbered("lane") || numbered("NP2_"))
-      return true;
-    for (const MetaParam &m : fn_.spec.metas)
-      if (m.name == name)
-        return true;
+    std::vector<TensorName> tensors;
     for (const ParamSpec &p : fn_.spec.params) {
       if (p.name == name)
         return true;
-      for (int d = 0; d < p.ndim; ++d)
-        if (p.sizeSymbol(d) == name || p.name + "_stride_" + std::to_string(d) == name)
-          return true;
+      tensors.push_back({p.name, p.ndim});
     }
-    return false;
+    for (const MetaParam &m : fn_.spec.metas)
+      if (m.name == name)
+        return true;
+    return !generatedSymbol(name, tensors).empty(); // pid<d>, lane<d>, NP2_<n>, sizes, strides
   }
 
   void declare(const clang::VarDecl *var, const ScopePtr &scope, std::vector<Stmt> &out) {
