@@ -101,10 +101,11 @@ private:
     return s;
   }
 
-  /// `ns::fn<T...>(` for a creation function of a tile of this element type and shape.
+  /// `ns::fn<T...>(` for a creation function of a tile of this element type, shape and
+  /// layout (null: blocked).
   std::string create(const std::string &fn, const std::string &element,
-                     const std::vector<Expr> &shape) const {
-    return ns_ + "::" + fn + d_.creation(fn, element, constShape(shape));
+                     const std::vector<Expr> &shape, const LayoutRef &layout = nullptr) const {
+    return ns_ + "::" + fn + d_.creation(fn, element, constShape(shape), layout);
   }
 
   // ---- statements --------------------------------------------------------------------------
@@ -338,7 +339,8 @@ private:
   void store(const StmtNode &s) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
     passes::Access access = resolve(s.param, s.subscripts);
-    int chunk = vectorChunk(access, s.param);
+    // Vector stores are those of blocked tiles; other layouts store element by element.
+    int chunk = s.value->type.layout ? 0 : vectorChunk(access, s.param);
     line(ns_ + "::store" + (chunk ? "_vec" : "") + "(ntc_args." + src.name + ", " + tile(s.value) +
          accessLambdas(access, s.param, chunk) + ");");
   }
@@ -370,16 +372,17 @@ private:
   }
 
   /// The value as a tile of element type `t` and, when the dialect needs explicit
-  /// broadcasting, of the given shape.
-  std::string operand(const Value &v, DType t, const std::vector<Expr> &shape) {
+  /// broadcasting, of the shape of `user` (an elementwise operation).
+  std::string operand(const Value &v, DType t, const Value &user) {
+    const std::vector<Expr> &shape = user->type.shape;
     Emitted e = value(v);
     if (!e.isTile || !d_.explicitBroadcast() || v->type.shape == shape)
       return as(v, t);
     int64_t numel = 1;
     for (const Expr &x : v->type.shape)
       numel *= x.constValue();
-    if (numel == 1 && v->type.shape.size() == 0)
-      return as(v, t); // rank-0 tiles are held by every thread
+    if (numel == 1 && (v->type.shape.size() == 0 || user->type.layout))
+      return as(v, t); // one-element tiles are held by every thread
     return d_.broadcastTo(as(v, t), constShape(shape));
   }
 
@@ -401,10 +404,11 @@ private:
         return {it->second, true};
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
       passes::Access access = resolve(v->param, v->subscripts);
-      int chunk = vectorChunk(access, v->param);
-      return {create(chunk ? "load_vec" : "load", T, v->type.shape) + "ntc_args." + src.name +
-                  ", " + ns_ + "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) +
-                  ")" + accessLambdas(access, v->param, chunk) + ")",
+      int chunk = v->type.layout ? 0 : vectorChunk(access, v->param);
+      return {create(chunk ? "load_vec" : "load", T, v->type.shape, v->type.layout) + "ntc_args." +
+                  src.name + ", " + ns_ + "::convert<" + T + ">(" +
+                  doubleLiteral(src.other.value_or(0.0)) + ")" +
+                  accessLambdas(access, v->param, chunk) + ")",
               true};
     }
     case ValueKind::ScalarParam:
@@ -418,12 +422,12 @@ private:
     case ValueKind::Local:
       return {"t_" + v->local, true};
     case ValueKind::Full:
-      return {create("full", T, v->type.shape) + ns_ + "::convert<" + T + ">(" +
+      return {create("full", T, v->type.shape, v->type.layout) + ns_ + "::convert<" + T + ">(" +
                   doubleLiteral(v->number) + "))",
               true};
     case ValueKind::Arange:
-      return {create("arange", "int32_t", v->type.shape) + std::to_string(v->integer.constValue()) +
-                  ")",
+      return {create("arange", "int32_t", v->type.shape, v->type.layout) +
+                  std::to_string(v->integer.constValue()) + ")",
               true};
     case ValueKind::Unary: {
       const Value &x = v->operands[0];
@@ -438,11 +442,9 @@ private:
       return binary(v);
     case ValueKind::Where: {
       const Value &c = v->operands[0];
-      std::string cond =
-          value(c).isTile ? operand(c, DType::Bool, v->type.shape) : as(c, DType::Bool);
-      return {ns_ + "::where(" + cond + ", " +
-                  operand(v->operands[1], v->type.dtype, v->type.shape) + ", " +
-                  operand(v->operands[2], v->type.dtype, v->type.shape) + ")",
+      std::string cond = value(c).isTile ? operand(c, DType::Bool, v) : as(c, DType::Bool);
+      return {ns_ + "::where(" + cond + ", " + operand(v->operands[1], v->type.dtype, v) + ", " +
+                  operand(v->operands[2], v->type.dtype, v) + ")",
               true};
     }
     case ValueKind::Cast:
@@ -470,6 +472,18 @@ private:
               true};
     case ValueKind::Offsets:
       return {offsets(v), true};
+    case ValueKind::ConvertLayout: {
+      const Value &x = v->operands[0];
+      const std::string transpose = v->transpose ? "true" : "false";
+      const LayoutRef &to = v->type.layout;
+      if (to && to->kind == TileLayout::Kind::Shared)
+        return {ns_ + "::to_shared<" + std::to_string(to->offset) + ", " + transpose + ">(" +
+                    asTile(x, x->type.dtype) + scratch + ")",
+                true};
+      return {ns_ + "::convert_layout<" + d_.layoutType(to) + ", " + transpose + ">(" +
+                  asTile(x, x->type.dtype) + scratch + ")",
+              true};
+    }
     case ValueKind::Rand: {
       Emitted seed = value(v->operands[0]);
       std::string s = seed.isTile ? seed.code + ".item()" : seed.code;
@@ -490,7 +504,7 @@ private:
         v->type.dtype == DType::Bool && v->op != "and" && v->op != "or" && v->op != "xor";
     DType t = compare ? promote(a, b) : v->type.dtype;
     bool aTile = value(a).isTile, bTile = value(b).isTile;
-    std::string x = operand(a, t, v->type.shape), y = operand(b, t, v->type.shape);
+    std::string x = operand(a, t, v), y = operand(b, t, v);
     if (!aTile && !bTile) // two elements: make one a tile for the library
       x = create("scalar", type(t), {}) + x + ")";
     auto it = infix.find(v->op);
@@ -511,8 +525,8 @@ private:
       if (std::find(symbols.begin(), symbols.end(), passes::laneIndex(d)) != symbols.end())
         used.push_back(d);
     std::string pad(indent_ * 2 + 2, ' ');
-    std::string code = create("generate", type(DType::Int64), v->type.shape) + "[&](const " +
-                       d_.laneIndexType() + " *ntc_i) -> long long {\n";
+    std::string code = create("generate", type(DType::Int64), v->type.shape, v->type.layout) +
+                       "[&](const " + d_.laneIndexType() + " *ntc_i) -> long long {\n";
     if (v->type.shape.size() == access.laneExtents.size()) {
       for (size_t d = 0; d < access.laneExtents.size(); ++d)
         code += pad + "[[maybe_unused]] const Index " + passes::laneIndex(d) +

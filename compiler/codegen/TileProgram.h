@@ -29,8 +29,13 @@ public:
   /// Template arguments and leading call arguments that give a tile of this element type
   /// and shape to the creation function `fn` (scalar, full, arange, load, generate):
   /// `<T>(Shape{...}, ` on the CPU, `<T, Shape<...>, kThreads>(` on the GPU.
+  /// `layout`: the value's layout (GPU; null for blocked).
   virtual std::string creation(const std::string &fn, const std::string &element,
-                               const std::vector<int64_t> &shape) const = 0;
+                               const std::vector<int64_t> &shape,
+                               const kir::LayoutRef &layout) const = 0;
+  /// The library's spelling of a layout (null: the blocked layout); empty where the library
+  /// has only one layout.
+  virtual std::string layoutType(const kir::LayoutRef &) const { return ""; }
   /// Extra trailing argument of operations that communicate between threads.
   virtual std::string scratch() const = 0;
   /// True when operands of elementwise operations must be broadcast explicitly.

@@ -15,7 +15,8 @@ std::string TileType::str() const {
   s += "[";
   for (size_t i = 0; i < shape.size(); ++i)
     s += (i ? ", " : "") + shape[i].str();
-  return s + "]";
+  s += "]";
+  return layout ? s + " " + layout->str() : s;
 }
 
 namespace {
@@ -335,6 +336,27 @@ Value makeRand(Value seed, Value offsets) {
   return make(std::move(n));
 }
 
+Value makeConvertLayout(Value x, LayoutRef layout, bool transpose) {
+  TileType type = x->type;
+  if (transpose) {
+    if (type.shape.size() != 2)
+      throw TypeError("convert_layout: only 2-D tiles can be transposed");
+    std::swap(type.shape[0], type.shape[1]);
+  }
+  type.layout = std::move(layout);
+  ValueNode n = node(ValueKind::ConvertLayout, std::move(type));
+  n.operands = {std::move(x)};
+  n.transpose = transpose;
+  return make(std::move(n));
+}
+
+Value withLayout(const Value &v, LayoutRef layout, std::vector<Value> operands) {
+  ValueNode n = *v;
+  n.type.layout = std::move(layout);
+  n.operands = std::move(operands);
+  return make(std::move(n));
+}
+
 Stmt makeDefine(const std::string &name, Value v) {
   StmtNode n = node(StmtKind::Define);
   n.var = name;
@@ -509,7 +531,8 @@ std::string valueString(const Function &f, const Value &v) {
                                   "expand_dims",
                                   "broadcast_to",
                                   "",
-                                  "rand"};
+                                  "rand",
+                                  "convert_layout"};
     std::string name = v->op.empty() ? names[static_cast<int>(v->kind)] : v->op;
     os << name << "(";
     for (size_t i = 0; i < v->operands.size(); ++i)
@@ -518,6 +541,8 @@ std::string valueString(const Function &f, const Value &v) {
       os << ", axis=" << v->axis;
     if (v->kind == ValueKind::ExpandDims)
       os << ", " << v->axis;
+    if (v->kind == ValueKind::ConvertLayout && v->transpose)
+      os << ", transpose";
     os << ")";
   }
   }

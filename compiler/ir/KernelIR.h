@@ -11,6 +11,7 @@
 
 #include "ir/DType.h"
 #include "ir/Kernel.h"
+#include "ir/TileLayout.h"
 #include "support/SymExpr.h"
 
 #include <functional>
@@ -21,33 +22,36 @@
 
 namespace ntc::kir {
 
-/// The static type of a tile value: element type and shape (rank 0 = scalar).
+/// The static type of a tile value: element type, shape (rank 0 = scalar) and, on the GPU
+/// path after layout assignment, its layout (null: blocked).
 struct TileType {
   DType dtype = DType::Float32;
   std::vector<Expr> shape;
+  LayoutRef layout = nullptr;
   std::string str() const;
 };
 
 /// Kinds of tile values.
 enum class ValueKind {
-  Load,        ///< load of an arranged parameter's tile (param, subscripts)
-  ScalarParam, ///< a run-time or compile-time scalar parameter
-  Constant,    ///< a number (weakly typed: adopts the other operand's dtype)
-  Index,       ///< a symbolic integer (loop index, size) as a scalar
-  Local,       ///< the current value of a local variable
-  Full,        ///< a tile filled with a constant
-  Arange,      ///< start, start+1, ..., end-1
-  Unary,       ///< elementwise function (op: "neg", "exp", "not", ...)
-  Binary,      ///< elementwise operator (op: "add", "lt", "maximum", ...)
-  Where,       ///< where(cond, a, b)
-  Cast,        ///< element type conversion
-  Reduce,      ///< sum/max/min/argmax over an axis or all
-  Dot,         ///< matrix product with accumulation type = result dtype
-  Trans,       ///< 2-D transpose
-  ExpandDims,  ///< insert a size-1 axis
-  BroadcastTo, ///< broadcast to a shape
-  Offsets,     ///< source coordinates of an access along one source dimension
-  Rand,        ///< Philox uniform [0, 1) from (seed, offsets)
+  Load,          ///< load of an arranged parameter's tile (param, subscripts)
+  ScalarParam,   ///< a run-time or compile-time scalar parameter
+  Constant,      ///< a number (weakly typed: adopts the other operand's dtype)
+  Index,         ///< a symbolic integer (loop index, size) as a scalar
+  Local,         ///< the current value of a local variable
+  Full,          ///< a tile filled with a constant
+  Arange,        ///< start, start+1, ..., end-1
+  Unary,         ///< elementwise function (op: "neg", "exp", "not", ...)
+  Binary,        ///< elementwise operator (op: "add", "lt", "maximum", ...)
+  Where,         ///< where(cond, a, b)
+  Cast,          ///< element type conversion
+  Reduce,        ///< sum/max/min/argmax over an axis or all
+  Dot,           ///< matrix product with accumulation type = result dtype
+  Trans,         ///< 2-D transpose
+  ExpandDims,    ///< insert a size-1 axis
+  BroadcastTo,   ///< broadcast to a shape
+  Offsets,       ///< source coordinates of an access along one source dimension
+  Rand,          ///< Philox uniform [0, 1) from (seed, offsets)
+  ConvertLayout, ///< GPU: the operand in this value's layout (`transpose`: of its transpose)
 };
 
 struct ValueNode;
@@ -69,6 +73,7 @@ struct ValueNode {
   int64_t axis = -1;            ///< Reduce/ExpandDims: axis; -1 with allAxes = everything
   bool allAxes = false;         ///< Reduce over every axis
   std::string local;            ///< Local: variable name
+  bool transpose = false;       ///< ConvertLayout: the result is the operand's 2-D transpose
 };
 
 /// Kinds of statements.
@@ -160,6 +165,10 @@ Value makeBroadcastTo(Value x, std::vector<Expr> shape);
 /// from the layout).
 Value makeOffsets(int param, std::vector<Expr> subscripts, int64_t dim, TileType type);
 Value makeRand(Value seed, Value offsets);
+/// `x` in `layout` (GPU path; `transpose` swaps the two dimensions on the way).
+Value makeConvertLayout(Value x, LayoutRef layout, bool transpose);
+/// `v` with its layout replaced (GPU path: a value materialized directly in a layout).
+Value withLayout(const Value &v, LayoutRef layout, std::vector<Value> operands);
 
 Stmt makeDefine(const std::string &name, Value v);
 Stmt makeAssign(const std::string &name, Value v);

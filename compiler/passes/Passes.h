@@ -145,6 +145,28 @@ struct DotLoop {
 /// tiling (the loop then runs statement by statement).
 std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTarget &gpu);
 
+/// assign-layouts (GPU): every tile value of a specialized function gets a layout in its type,
+/// anchored on the products that run on the tensor cores (see AssignLayouts.cpp); layout
+/// conversions are explicit ConvertLayout values. Without such a product the function is
+/// returned unchanged (everything blocked).
+kir::Function assignLayouts(const kir::Function &specialized, int threads, const GpuTarget &gpu);
+
+/// The shared memory of one program on the GPU.
+struct SharedPlan {
+  kir::Function function;   ///< the function with every shared-memory tile at its offset
+  int64_t scratchBytes = 0; ///< the region at offset 0 that communicating operations share
+  int64_t totalBytes = 0;   ///< dynamic shared memory of the block
+};
+
+/// allocate-shared (GPU): sizes the scratch region of the operations that communicate through
+/// shared memory (the largest one), then places the tiles that live in shared memory after it;
+/// such a tile lives within its statement, so statements reuse the same addresses.
+SharedPlan allocateShared(const kir::Function &laidOut, int threads, const GpuTarget &gpu);
+
+/// Bytes of a tile of `dtype` and 2-D `shape` resident in shared memory (rows padded by 16
+/// bytes; `transposed`: the buffer holds the transpose).
+int64_t sharedTileBytes(DType dtype, const std::vector<Expr> &shape, bool transposed);
+
 /// Positions of the level-0 dimensions that are not the constant 1. Level-0 shapes of all
 /// tensors must agree on these (NineToothed unravels the program id over each tensor's own
 /// level 0, so `(n, 1)` and `(n,)` launch the same programs).

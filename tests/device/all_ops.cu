@@ -428,3 +428,35 @@ static_assert(std::is_same_v<dev::promote_t<dev::float16, dev::bfloat16>, float>
 static_assert(std::is_same_v<dev::promote_t<int32_t, uint32_t>, uint32_t>);
 static_assert(std::is_same_v<dev::promote_t<int8_t, dev::float16>, dev::float16>);
 static_assert(std::is_same_v<dev::promote_t<bool, uint8_t>, uint8_t>);
+
+// Layout-typed tiles (layouts.cuh): every operation on the tensor-core layouts.
+template <class T, int WM, int WN>
+__global__ void layouts_kernel(const T *a, const T *b, float *out, T *out_half) {
+  extern __shared__ __align__(16) unsigned char buffer[];
+  const dev::Smem smem{buffer};
+  using P = dev::Mma<WM, WN>;
+  using S = dev::Shape<64, 64>;
+  auto offset = [](const int *i) -> long long { return i[0] * 64 + i[1]; };
+  auto row = [](const int *i) -> long long { return i[0]; };
+  const auto x = dev::load<T, S, 32 * WM * WN>(a, 0, offset);
+  const auto xa = dev::convert_layout<dev::DotA<P>>(x, smem);
+  const auto xb = dev::to_shared<16384>(dev::load<T, S, 32 * WM * WN>(b, 0, offset), smem);
+  const auto xt = dev::to_shared<16384, true>(x, smem);
+  auto c = dev::dot<float>(xa, xb) + dev::dot<float>(xa, xt);
+  c = dev::where(dev::generate<int64_t, S, P>(offset) < 100, c, -c);
+  const auto m = dev::maximum(dev::max<1>(c, smem), dev::min<1>(c, smem));
+  const auto p = dev::exp2(c - dev::broadcast_to<S>(dev::expand_dims<1>(m), smem));
+  dev::store(out, p / dev::broadcast_to<S>(dev::expand_dims<1>(dev::sum<1>(p, smem))), offset);
+  dev::store(out, dev::cast<float>(dev::argmax<0>(p, smem)), row);
+  dev::store(out, dev::cast<float>(dev::argmin<1>(-p, smem)), row);
+  dev::store(out, dev::full<float, S, dev::DotB<P>>(1.0f), offset);
+  dev::store(out, dev::arange<dev::Shape<64>, dev::Slice<P, 0>>(0), row);
+  dev::store(out_half, dev::convert_layout<dev::DotA<P>>(dev::cast<T>(p), smem), offset);
+  dev::store(out, dev::convert_layout<dev::Blocked<32 * WM * WN>>(dev::abs(p), smem), offset);
+}
+template __global__ void layouts_kernel<dev::float16, 4, 1>(const dev::float16 *,
+                                                            const dev::float16 *, float *,
+                                                            dev::float16 *);
+template __global__ void layouts_kernel<dev::bfloat16, 2, 2>(const dev::bfloat16 *,
+                                                             const dev::bfloat16 *, float *,
+                                                             dev::bfloat16 *);

@@ -1114,6 +1114,118 @@ static void test_dot() {
 }
 
 // =================================================================================================
+// layout-typed tiles (layouts.cuh): conversions, reductions, broadcasts and tensor-core products
+// =================================================================================================
+
+template <int WM, int WN, int M, int N> void layout_test(const char *name) {
+  constexpr int Th = 32 * WM * WN;
+  using S = Shape<M, N>;
+  using P = dev::Mma<WM, WN>;
+  const hvec<float> a = random_values<float>(S::numel, -10, 10);
+  DevBuf<float> da(a);
+  DevBuf<float> out(6 * S::numel + 3 * M + N);
+  const float *pa = da.ptr;
+  float *po = out.ptr;
+  constexpr std::size_t bytes = dev::convert_smem_bytes<float, S>() + 4096;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::load<float, S, Th>(pa, 0, RowMajor<S>{});
+        const auto m = dev::convert_layout<P>(x, smem);
+        dev::store(po, m, RowMajor<S>{0});
+        dev::store(po, dev::convert_layout<dev::Blocked<Th>>(m, smem), RowMajor<S>{S::numel});
+        dev::store(po, dev::load<float, S, P>(pa, 0, RowMajor<S>{}), RowMajor<S>{2 * S::numel});
+        const auto row_max = dev::max<1>(m, smem);
+        dev::store(po, row_max, RowMajor<Shape<M>>{3 * S::numel});
+        dev::store(po, dev::sum<1>(m, smem), RowMajor<Shape<M>>{3 * S::numel + M});
+        dev::store(po, dev::max<0>(m, smem), RowMajor<Shape<N>>{3 * S::numel + 2 * M});
+        const auto centered =
+            m - dev::broadcast_to<S>(dev::expand_dims<1>(row_max), smem);
+        dev::store(po, centered, RowMajor<S>{3 * S::numel + 2 * M + N});
+        // A Slice tile converted to blocked and back, and the transpose through shared memory.
+        const auto rows = dev::convert_layout<dev::Blocked<Th>>(row_max, smem);
+        dev::store(po, dev::convert_layout<dev::Slice<P, 1>>(rows, smem),
+                   RowMajor<Shape<M>>{4 * S::numel + 2 * M + N});
+        dev::store(po, dev::convert_layout<dev::Blocked<Th>, true>(m, smem),
+                   [](const int *i) { return 4 * S::numel + 3 * M + N + i[1] * N + i[0]; });
+      },
+      bytes);
+  const auto x = host_tile<float>(shape_of<S>(), a);
+  const auto o = out.get();
+  auto part = [&](std::size_t at, std::size_t n) {
+    return hvec<float>(o.begin() + at, o.begin() + at + n);
+  };
+  const std::string n = std::string("layout ") + name;
+  check<float>(n + " blocked->mma", part(0, S::numel), x);
+  check<float>(n + " mma->blocked", part(S::numel, S::numel), x);
+  check<float>(n + " load in mma", part(2 * S::numel, S::numel), x);
+  check<float>(n + " max axis 1", part(3 * S::numel, M), cpu::max(x, 1));
+  check<float>(n + " sum axis 1", part(3 * S::numel + M, M), cpu::sum(x, 1), rel(1e-5, 1e-4));
+  check<float>(n + " max axis 0", part(3 * S::numel + 2 * M, N), cpu::max(x, 0));
+  check<float>(n + " x - max broadcast", part(3 * S::numel + 2 * M + N, S::numel),
+               x - cpu::broadcast_to(cpu::expand_dims(cpu::max(x, 1), 1), cpu::Shape{M, N}));
+  check<float>(n + " slice->blocked->slice", part(4 * S::numel + 2 * M + N, M), cpu::max(x, 1));
+  check<float>(n + " transposing conversion", part(4 * S::numel + 3 * M + N, S::numel), x);
+}
+
+/// A·B with A in the DotA layout and B in shared memory (plain and transposed), and an
+/// accumulator tile converted to A operand (registers when WN = 1).
+template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(const char *name) {
+  constexpr int Th = 32 * WM * WN;
+  using H = host_t<T>;
+  using SA = Shape<M, K>;
+  using SB = Shape<K, N>;
+  using SBt = Shape<N, K>;
+  using SC = Shape<M, N>;
+  using P = dev::Mma<WM, WN>;
+  const hvec<H> a = random_values<H>(SA::numel, -1, 1);
+  const hvec<H> b = random_values<H>(SB::numel, -1, 1);
+  hvec<H> bt(SB::numel);
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j)
+      bt[j * K + k] = b[k * N + j];
+  DevBuf<T> da(a), db(b), dbt(bt);
+  DevBuf<float> out(2 * SC::numel);
+  DevBuf<T> back(SA::numel);
+  const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
+  float *po = out.ptr;
+  T *pk = back.ptr;
+  constexpr std::size_t scratch = dev::convert_smem_bytes<T, SA>() + 64;
+  constexpr std::size_t bytes = scratch + dev::shared_tile_bytes<T, SB>();
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x = dev::convert_layout<dev::DotA<P>>(dev::load<T, SA, Th>(pa, 0, RowMajor<SA>{}),
+                                                         smem);
+        const auto y = dev::to_shared<scratch>(dev::load<T, SB, Th>(pb, 0, RowMajor<SB>{}), smem);
+        dev::store(po, dev::dot<float>(x, y), RowMajor<SC>{0});
+        const auto yt =
+            dev::to_shared<scratch, true>(dev::load<T, SBt, Th>(pbt, 0, RowMajor<SBt>{}), smem);
+        dev::store(po, dev::dot<float>(x, yt), RowMajor<SC>{SC::numel});
+        const auto as_mma = dev::load<T, SA, P>(pa, 0, RowMajor<SA>{});
+        dev::store(pk, dev::convert_layout<dev::DotA<P>>(as_mma, smem), RowMajor<SA>{});
+      },
+      bytes);
+  const auto x = host_tile<H>(shape_of<SA>(), a);
+  const auto y = host_tile<H>(shape_of<SB>(), b);
+  const auto o = out.get();
+  const std::string n = std::string("layout dot ") + name;
+  const auto want = cpu::dot<float>(x, y);
+  check<float>(n, hvec<float>(o.begin(), o.begin() + SC::numel), want, rel(1e-3, 1e-3));
+  check<float>(n + " (B transposed in shared memory)", hvec<float>(o.begin() + SC::numel, o.end()),
+               want, rel(1e-3, 1e-3));
+  check<H>(n + " mma->dot_a", back.get(), x);
+}
+
+static void test_layouts() {
+  layout_test<8, 1, 128, 64>("mma 8x1 (128,64)");
+  layout_test<4, 2, 64, 64>("mma 4x2 (64,64)");
+  layout_test<2, 2, 32, 48>("mma 2x2 (32,48)");
+  layout_test<1, 4, 16, 128>("mma 1x4 (16,128)");
+  layout_dot_test<__half, 8, 1, 128, 64, 64>("float16 8x1 128x64x64");
+  layout_dot_test<__half, 4, 2, 64, 32, 128>("float16 4x2 64x32x128");
+  layout_dot_test<__nv_bfloat16, 2, 2, 32, 16, 16>("bfloat16 2x2 32x16x16");
+}
+
+// =================================================================================================
 // load/store with masks and fill values
 // =================================================================================================
 
@@ -1305,6 +1417,7 @@ int main() {
   test_shapes();
   test_reductions();
   test_dot();
+  test_layouts();
   test_memory();
   test_random();
   std::printf("device tests: %d passed, %d failed\n", g_passed, g_failed);

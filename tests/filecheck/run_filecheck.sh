@@ -8,6 +8,9 @@
 #     FileCheck --check-prefix=HDR SOURCE < WORKDIR/gen/<stem>.h            (if there are HDR lines)
 #   ntc -o WORKDIR/cu --target cuda [ARGS] SOURCE, then
 #     FileCheck --check-prefix=CU SOURCE < WORKDIR/cu/<stem>.cu             (if there are CU lines)
+#   ntc -o WORKDIR/gir --target cuda --print-ir-after-all [ARGS] SOURCE, then
+#     FileCheck --check-prefix=GIR SOURCE < the printed IR                  (if there are GIR lines:
+#                                                    the GPU tile IR after layout assignment)
 #
 # ARGS: the words after `// NTC-ARGS:` lines of SOURCE (e.g. `// NTC-ARGS: --kernel foo`).
 set -euo pipefail
@@ -52,8 +55,16 @@ if grep -Eq '^// CU(-[A-Z]+)?:' "$source"; then
   "$filecheck" --dump-input=fail --check-prefix=CU --input-file "$work/cu/$stem.cu" "$source"
   ran=1
 fi
+if grep -Eq '^// GIR(-[A-Z]+)?:' "$source"; then
+  echo "+ ntc -o $work/gir --target cuda --print-ir-after-all ${args[*]} $source"
+  "$ntc" -o "$work/gir" --target cuda --print-ir-after-all "${args[@]}" "$source" \
+    >"$work/$stem.gir" 2>&1
+  echo "+ FileCheck --check-prefix=GIR $source < $stem.gir"
+  "$filecheck" --dump-input=fail --check-prefix=GIR --input-file "$work/$stem.gir" "$source"
+  ran=1
+fi
 if [ $ran -eq 0 ]; then
-  echo "$source has no CHECK, CPP, HDR or CU lines" >&2
+  echo "$source has no CHECK, CPP, HDR, CU or GIR lines" >&2
   exit 1
 fi
 echo "passed"

@@ -107,15 +107,18 @@ for m, k, n in ((512, 512, 512), (65, 130, 97)):
     check(f"addmm {m}x{k}x{n} vs reference", g, ref, 0.075, 0.025)
     check(f"addmm {m}x{k}x{n} vs cpu backend", g, c, 0.02, 0.02)
 
+# Every compiled head dim (the padded extent's 16/32/64/128 variants, and 40 padded to 64) and a
+# sequence that is not a multiple of the key block.
+attention_shapes = [(2, 4, seq, 64) for seq in (1024, 1)] + [
+    (1, 2, 1000, d) for d in (16, 32, 40, 128)]
 for dt, kernel, tol in ((torch.float16, "attention_f16", 0.01), (torch.float32, "attention_f32", 0.025)):
-    for seq in (1024, 1):
+    for shape in attention_shapes:
         for causal in (0, 1):
-            shape = (2, 4, seq, 64)
             q, k, v = (torch.randn(shape, dtype=dt) for _ in range(3))
             g, c, _ = both(kernel, lambda: [q, k, v, causal, torch.empty(shape, dtype=dt)], 4)
             ref = torch.nn.functional.scaled_dot_product_attention(
                 q.double(), k.double(), v.double(), is_causal=bool(causal), scale=1.0)
-            name = f"{kernel} seq={seq} causal={causal}"
+            name = f"{kernel} {'x'.join(map(str, shape))} causal={causal}"
             check(name + " vs reference", g, ref, tol, tol)
             check(name + " vs cpu backend", g, c, tol, tol)
 

@@ -20,7 +20,8 @@ std::string CpuDialect::element(DType t) const { return cppElementType(t); }
 std::string CpuDialect::laneIndexType() const { return "int64_t"; }
 
 std::string CpuDialect::creation(const std::string &fn, const std::string &element,
-                                 const std::vector<int64_t> &shape) const {
+                                 const std::vector<int64_t> &shape,
+                                 const kir::LayoutRef &) const {
   if (fn == "scalar")
     return "<" + element + ">(";
   return "<" + element + ">(" + shapeValue(shape) + ", ";

@@ -13,7 +13,8 @@ public:
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
   std::string creation(const std::string &fn, const std::string &element,
-                       const std::vector<int64_t> &shape) const override;
+                       const std::vector<int64_t> &shape,
+                       const kir::LayoutRef &layout) const override;
   std::string scratch() const override;
   bool explicitBroadcast() const override;
   std::string withAxis(const std::string &op, const std::string &x, int64_t axis,

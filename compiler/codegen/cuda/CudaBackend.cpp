@@ -44,14 +44,24 @@ std::string launchCode(const std::string &kernel, const std::string &fn, const P
   return code + indent + "return NTC_SUCCESS;\n";
 }
 
-void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostringstream &os) {
+void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostream *trace,
+                std::ostringstream &os) {
   const kir::Function &f = k.function;
   std::map<std::map<std::string, int64_t>, Program> programs;
   os << "namespace {\n\n";
   emitArgsStruct(f, "cuda", os);
-  for (const auto &[values, specialized] : k.specializations) {
-    Program p{programName(f.spec, programs.size()), passes::blockThreads(specialized), 0, {}};
-    p.smem = cudaSharedBytes(specialized, p.threads, gpu);
+  for (const auto &[values, unlaid] : k.specializations) {
+    Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid), 0, {}};
+    passes::SharedPlan shared =
+        passes::allocateShared(passes::assignLayouts(unlaid, p.threads, gpu), p.threads, gpu);
+    const kir::Function &specialized = shared.function;
+    p.smem = shared.totalBytes;
+    if (trace) {
+      *trace << "// -----// IR after assign-layouts and allocate-shared (" << p.name << ", "
+             << p.threads << " threads, scratch " << shared.scratchBytes << " bytes, total "
+             << shared.totalBytes << " bytes) //----- //\n"
+             << kir::print(specialized);
+    }
     if (p.smem > gpu.sharedPerBlock())
       throw std::runtime_error(f.spec.name + " needs " + std::to_string(p.smem) +
                                " bytes of shared memory per block in one variant, more than the " +
@@ -119,7 +129,7 @@ std::vector<GeneratedFile> generateCuda(const std::vector<kir::Function> &kernel
   os << "#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <limits>\n#include "
         "<string>\n\n";
   for (const kir::Function &f : kernels)
-    emitKernel(passes::runPipeline(f, passes::Target::Cuda, gpu, trace), gpu, os);
+    emitKernel(passes::runPipeline(f, passes::Target::Cuda, gpu, trace), gpu, trace, os);
   return {{stem + ".h", emitHeader(kernels, stem, sourceName)}, {stem + ".cu", os.str()}};
 }
 

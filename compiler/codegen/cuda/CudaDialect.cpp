@@ -18,22 +18,20 @@ std::string shapeType(const std::vector<int64_t> &shape) {
   return s + ">";
 }
 
-int64_t numel(const std::vector<Expr> &shape) {
-  int64_t n = 1;
-  for (const Expr &e : shape)
-    n *= e.constValue();
-  return n;
-}
-
 } // namespace
 
 std::string CudaDialect::ns() const { return "ntc::dev"; }
 std::string CudaDialect::element(DType t) const { return elementType(t, "cuda"); }
 std::string CudaDialect::laneIndexType() const { return "int"; }
 
+std::string CudaDialect::layoutType(const kir::LayoutRef &layout) const {
+  return layout ? layout->deviceType() : "ntc::dev::Blocked<" + std::to_string(threads_) + ">";
+}
+
 std::string CudaDialect::creation(const std::string &fn, const std::string &element,
-                                  const std::vector<int64_t> &shape) const {
-  std::string threads = std::to_string(threads_);
+                                  const std::vector<int64_t> &shape,
+                                  const kir::LayoutRef &layout) const {
+  std::string threads = layout ? layout->deviceType() : std::to_string(threads_);
   if (fn == "scalar")
     return "<" + element + ", " + threads + ">(";
   if (fn == "arange")
@@ -67,42 +65,5 @@ std::string CudaDialect::epilogue() const { return "}\n\n"; }
 
 int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
 int CudaDialect::dotLoopThreads() const { return threads_; }
-
-int64_t cudaSharedBytes(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
-  int64_t need = 0;
-  auto grow = [&](int64_t n) { need = std::max(need, n); };
-  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
-    if (auto loop = passes::planDotLoop(s, threads, gpu))
-      grow(loop->smemBytes);
-    return true;
-  });
-  kir::forEachValue(specialized.body, [&](const kir::Value &v) {
-    int64_t n = numel(v->type.shape);
-    switch (v->kind) {
-    case kir::ValueKind::Reduce: {
-      const kir::Value &x = v->operands[0];
-      grow((dtypeBytes(x->type.dtype) + 8) * (v->allAxes ? threads : numel(x->type.shape)));
-      break;
-    }
-    case kir::ValueKind::Dot: {
-      const auto &a = v->operands[0]->type.shape, &b = v->operands[1]->type.shape;
-      DType in = kir::promote(v->operands[0], v->operands[1]);
-      grow(dtypeBytes(in) * (numel(a) + numel(b)) + 16);
-      break;
-    }
-    case kir::ValueKind::Trans:
-    case kir::ValueKind::BroadcastTo:
-      grow(dtypeBytes(v->type.dtype) * n);
-      break;
-    default:
-      // Operands broadcast to this value's shape go through shared memory.
-      for (const kir::Value &o : v->operands)
-        if (o->type.shape != v->type.shape)
-          grow(8 * std::max<int64_t>(numel(o->type.shape), 1)); // 8: the widest element
-      break;
-    }
-  });
-  return need == 0 ? 0 : need + 64;
-}
 
 } // namespace ntc::codegen

@@ -19,7 +19,9 @@ public:
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
   std::string creation(const std::string &fn, const std::string &element,
-                       const std::vector<int64_t> &shape) const override;
+                       const std::vector<int64_t> &shape,
+                       const kir::LayoutRef &layout) const override;
+  std::string layoutType(const kir::LayoutRef &layout) const override;
   std::string scratch() const override;
   bool explicitBroadcast() const override;
   std::string withAxis(const std::string &op, const std::string &x, int64_t axis,
@@ -37,8 +39,5 @@ private:
   GpuTarget gpu_;
   bool vectorAccess_;
 };
-
-/// Dynamic shared memory a specialized function needs (the largest communicating op).
-int64_t cudaSharedBytes(const kir::Function &specialized, int threads, const GpuTarget &gpu);
 
 } // namespace ntc::codegen

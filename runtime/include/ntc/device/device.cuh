@@ -5,6 +5,7 @@
 
 #include <ntc/device/dot.cuh>
 #include <ntc/device/gemm.cuh>
+#include <ntc/device/layouts.cuh>
 #include <ntc/device/memory.cuh>
 #include <ntc/device/random.cuh>
 #include <ntc/device/reduce.cuh>

@@ -237,10 +237,15 @@ template <class T, class S, int Threads> struct Tile {
   template <class U> __device__ Tile &operator^=(const U &other);
 };
 
-/// True for Tile<...>.
+/// A tile with an explicit layout type (ntc/device/layouts.cuh).
+template <class T, class S, class L> struct LTile;
+
+/// True for Tile<...> and LTile<...>.
 template <class X> inline constexpr bool is_tile_v = false;
 /// True for Tile<...>.
 template <class T, class S, int Th> inline constexpr bool is_tile_v<Tile<T, S, Th>> = true;
+/// True for LTile<...>.
+template <class T, class S, class L> inline constexpr bool is_tile_v<LTile<T, S, L>> = true;
 
 namespace detail {
 
@@ -253,6 +258,34 @@ template <class T, class S, int Th> struct element_of<Tile<T, S, Th>> {
   using type = T;
   using shape = S;
   static constexpr int threads = Th;
+};
+template <class T, class S, class L> struct element_of<LTile<T, S, L>> {
+  using type = T;
+  using shape = S;
+  static constexpr int threads = L::threads;
+};
+
+/// The layout of an operand: void for elements and blocked tiles.
+template <class X> struct layout_of { using type = void; };
+template <class T, class S, class L> struct layout_of<LTile<T, S, L>> { using type = L; };
+
+/// The common layout of the operands: void when all are blocked tiles or elements; otherwise
+/// the layout of the LTile operands (which must agree; blocked operands must be replicated).
+template <class... X> struct common_layout;
+template <> struct common_layout<> {
+  using type = void;
+  static constexpr bool blocked_full = false;
+};
+template <class X, class... Rest> struct common_layout<X, Rest...> {
+  using own = typename layout_of<std::decay_t<X>>::type;
+  using rest = typename common_layout<Rest...>::type;
+  static_assert(std::is_void_v<own> || std::is_void_v<rest> || std::is_same_v<own, rest>,
+                "ntc::dev: operands of different layouts; convert_layout first");
+  using type = std::conditional_t<std::is_void_v<own>, rest, own>;
+  /// True when some operand is a blocked tile with more than one element.
+  static constexpr bool blocked_full =
+      common_layout<Rest...>::blocked_full || (std::is_void_v<own> && is_tile_v<std::decay_t<X>> &&
+                                               element_of<std::decay_t<X>>::shape::numel > 1);
 };
 
 /// True for a tile or an element value.
@@ -324,7 +357,10 @@ template <class R, class F, class... X> __device__ inline auto elementwise(F f, 
   static_assert(Th > 0, "ntc::dev::elementwise: tiles of different Threads");
   static_assert((detail::slot_compatible_v<X, S> && ...),
                 "ntc::dev: operand shapes differ; broadcast_to the common shape first");
-  Tile<R, S, Th> r;
+  using L = typename detail::common_layout<X...>::type;
+  static_assert(std::is_void_v<L> || !detail::common_layout<X...>::blocked_full,
+                "ntc::dev: a blocked tile and a layout-typed tile; convert_layout first");
+  std::conditional_t<std::is_void_v<L>, Tile<R, S, Th>, LTile<R, S, L>> r;
 #pragma unroll
   for (int s = 0; s < r.Slots; ++s)
     r.v[s] = ::ntc::dev::convert<R>(f(detail::at(x, s)...));
@@ -391,6 +427,19 @@ __device__ inline Tile<U, S, Th> cast(const Tile<T, S, Th> &t) {
     return t;
   else
     return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
+}
+
+/// f applied to each element of a layout-typed tile.
+template <class T, class S, class L, class F>
+__device__ inline auto map(const LTile<T, S, L> &a, F f) {
+  using R = std::decay_t<decltype(f(a.v[0]))>;
+  return ::ntc::dev::elementwise<R>(f, a);
+}
+
+/// Element-wise conversion of a layout-typed tile to U.
+template <class U, class T, class S, class L>
+__device__ inline LTile<U, S, L> cast(const LTile<T, S, L> &t) {
+  return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
 }
 
 template <class T, class S, int Th>
@@ -758,6 +807,10 @@ __device__ Tile<T, S, Th> &Tile<T, S, Th>::operator^=(const U &other) {
   }                                                                                                \
   template <class T, class S, int Th>                                                              \
   __device__ inline Tile<T, S, Th> name(const Tile<T, S, Th> &t) {                                 \
+    return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::name(value); });                    \
+  }                                                                                                \
+  template <class T, class S, class L>                                                             \
+  __device__ inline LTile<T, S, L> name(const LTile<T, S, L> &t) {                                 \
     return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::name(value); });                    \
   }
 

@@ -1,0 +1,96 @@
+//===- TileLayout.cpp - GPU tile layouts ----------------------------------===//
+#include "ir/TileLayout.h"
+
+namespace ntc::kir {
+
+std::string TileLayout::str() const {
+  switch (kind) {
+  case Kind::Blocked:
+    return "#blocked<" + std::to_string(threads) + ">";
+  case Kind::Mma:
+    return "#mma<" + std::to_string(warpsM) + "x" + std::to_string(warpsN) + ">";
+  case Kind::DotA:
+  case Kind::DotB:
+    return std::string(kind == Kind::DotA ? "#dot_a<" : "#dot_b<") + parent->str() +
+           ", k=" + std::to_string(kWidth) + ">";
+  case Kind::Slice:
+    return "#slice<" + parent->str() + ", dim=" + std::to_string(dim) + ">";
+  case Kind::Shared:
+    return "#shared<offset=" + (offset < 0 ? std::string("?") : std::to_string(offset)) +
+           ", pad=16B" + (transposed ? ", transposed" : "") + ">";
+  }
+  return "#?";
+}
+
+std::string TileLayout::deviceType() const {
+  switch (kind) {
+  case Kind::Blocked:
+    return "ntc::dev::Blocked<" + std::to_string(threads) + ">";
+  case Kind::Mma:
+    return "ntc::dev::Mma<" + std::to_string(warpsM) + ", " + std::to_string(warpsN) + ">";
+  case Kind::DotA:
+    return "ntc::dev::DotA<" + parent->deviceType() + ">";
+  case Kind::DotB:
+    return "ntc::dev::DotB<" + parent->deviceType() + ">";
+  case Kind::Slice:
+    return "ntc::dev::Slice<" + parent->deviceType() + ", " + std::to_string(dim) + ">";
+  case Kind::Shared:
+    break;
+  }
+  return "";
+}
+
+bool TileLayout::tensorCore() const {
+  return kind == Kind::Mma || kind == Kind::DotA || kind == Kind::DotB ||
+         (kind == Kind::Slice && parent->tensorCore());
+}
+
+bool sameLayout(const LayoutRef &a, const LayoutRef &b) {
+  if (!a || !b)
+    return !a && !b;
+  return a->kind == b->kind && a->threads == b->threads && a->warpsM == b->warpsM &&
+         a->warpsN == b->warpsN && sameLayout(a->parent, b->parent) && a->dim == b->dim &&
+         a->kWidth == b->kWidth && a->offset == b->offset && a->transposed == b->transposed;
+}
+
+std::string layoutString(const LayoutRef &l) { return l ? l->str() : "#blocked"; }
+
+LayoutRef blockedLayout(int threads) {
+  TileLayout l;
+  l.threads = threads;
+  return std::make_shared<const TileLayout>(l);
+}
+
+LayoutRef mmaLayout(int warpsM, int warpsN) {
+  TileLayout l;
+  l.kind = TileLayout::Kind::Mma;
+  l.warpsM = warpsM;
+  l.warpsN = warpsN;
+  return std::make_shared<const TileLayout>(l);
+}
+
+LayoutRef dotOperandLayout(const LayoutRef &parent, int operand, int kWidth) {
+  TileLayout l;
+  l.kind = operand == 0 ? TileLayout::Kind::DotA : TileLayout::Kind::DotB;
+  l.parent = parent;
+  l.kWidth = kWidth;
+  return std::make_shared<const TileLayout>(l);
+}
+
+LayoutRef sliceLayout(const LayoutRef &parent, int dim) {
+  TileLayout l;
+  l.kind = TileLayout::Kind::Slice;
+  l.parent = parent;
+  l.dim = dim;
+  return std::make_shared<const TileLayout>(l);
+}
+
+LayoutRef sharedLayout(int64_t offset, bool transposed) {
+  TileLayout l;
+  l.kind = TileLayout::Kind::Shared;
+  l.offset = offset;
+  l.transposed = transposed;
+  return std::make_shared<const TileLayout>(l);
+}
+
+} // namespace ntc::kir

@@ -1,0 +1,63 @@
+//===- TileLayout.h - how a tile value is spread over a GPU block ---------===//
+//
+// On the GPU a tile value's type includes its layout: which thread (or which shared-memory
+// address) holds which element. The kernel IR leaves layouts unset (null: the blocked layout
+// of the device tile library, and the only one the CPU backend knows); the layout-assignment
+// pass (passes/AssignLayouts.cpp) sets them on the GPU path. Each layout is data, printed in
+// the IR (`#mma<8x1>`) and spelled as a template argument of the device library
+// (`ntc::dev::Mma<8, 1>`).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ntc::kir {
+
+struct TileLayout;
+/// A shared, immutable layout (null means blocked).
+using LayoutRef = std::shared_ptr<const TileLayout>;
+
+/// One layout (see the device library's ntc/device/layouts.cuh for the element maps).
+struct TileLayout {
+  enum class Kind {
+    Blocked, ///< chunks of consecutive elements round-robin over the threads (tile.cuh)
+    Mma,     ///< mma.sync m16n8k16 accumulators over warpsM × warpsN warps
+    DotA,    ///< operand A of a product whose result has layout `parent`
+    DotB,    ///< operand B of a product whose result has layout `parent`
+    Slice,   ///< `parent` with dimension `dim` reduced away
+    Shared,  ///< resident in shared memory at `offset`, rows padded; maybe transposed
+  };
+  Kind kind = Kind::Blocked;
+  int threads = 0;         ///< Blocked: threads of the block
+  int warpsM = 0;          ///< Mma: warps along rows
+  int warpsN = 0;          ///< Mma: warps along columns
+  LayoutRef parent;        ///< DotA/DotB/Slice: the parent layout
+  int dim = -1;            ///< Slice: the reduced dimension
+  int kWidth = 0;          ///< DotA/DotB: consecutive k elements per register
+  int64_t offset = -1;     ///< Shared: byte offset in the block's buffer (-1: not allocated yet)
+  bool transposed = false; ///< Shared: the buffer holds the tile's transpose
+
+  /// IR notation: `#blocked<256>`, `#mma<8x1>`, `#dot_a<#mma<8x1>, k=2>`,
+  /// `#slice<#mma<8x1>, dim=1>`, `#shared<offset=0, pad=16B>` (`, transposed`).
+  std::string str() const;
+  /// The device library's layout type (`ntc::dev::Mma<8, 1>`); not for Shared.
+  std::string deviceType() const;
+  /// True for the layouts of the tensor-core family (Mma and those derived from it).
+  bool tensorCore() const;
+};
+
+/// Structural equality of two layouts (null equals null).
+bool sameLayout(const LayoutRef &a, const LayoutRef &b);
+/// `#blocked` for null, else the layout's notation.
+std::string layoutString(const LayoutRef &l);
+
+LayoutRef blockedLayout(int threads);
+LayoutRef mmaLayout(int warpsM, int warpsN);
+LayoutRef dotOperandLayout(const LayoutRef &parent, int operand, int kWidth);
+LayoutRef sliceLayout(const LayoutRef &parent, int dim);
+LayoutRef sharedLayout(int64_t offset, bool transposed);
+
+} // namespace ntc::kir

@@ -1,0 +1,673 @@
+// Layout-typed register tiles: LTile<T, Shape, Layout>, where the layout says which thread holds
+// which element. The compiler's layout-assignment pass (compiler/passes/AssignLayouts.cpp)
+// chooses the layouts; the blocked tiles of tile.cuh (Tile<T, S, Threads>, the Blocked<Threads>
+// layout) remain the default. The layouts here are those of the tensor cores:
+//
+// * Mma<WM, WN>: the accumulator of mma.sync.m16n8k16 over a WM × WN grid of warps (warp w is
+//   (w / WN, w % WN)); an M × N tile gives each warp an (M/WM) × (N/WN) block of 16 × 8
+//   fragments, slot (mi, ni, i) holding mma::c_coord(lane, i) of fragment (mi, ni).
+// * DotA<P> / DotB<P>: the A (M × K) and B (K × N) operands of a product whose result has layout
+//   P = Mma<WM, WN>, in mma::a_coord / mma::b_coord fragments (A replicated over the WN warps of
+//   a warp row, B over the WM warps of a warp column).
+// * Slice<P, D>: P with dimension D reduced away (row statistics such as max(qk, 1) have
+//   Slice<Mma, 1>); the tile may have rank(P) − 1 dimensions or extent 1 at D. Its elements are
+//   replicated over the lanes and warps that share them in P.
+// * SharedTile<T, S, Transposed>: a tile resident in shared memory (rows padded by 16 bytes so
+//   that ldmatrix reads are conflict-free); the B operand of dot comes from there. Transposed
+//   means the buffer holds the tile's transpose row-major (trans(k) of attention is free).
+//
+// Elementwise operations take operands of one layout (plus elements and replicated tiles);
+// broadcast_to turns a Slice<P, D> tile into P; convert_layout moves between any two layouts
+// (registers only where every element stays in its thread, shared memory otherwise).
+#pragma once
+
+#include <ntc/device/dot.cuh>
+#include <ntc/device/mma_layout.cuh>
+#include <ntc/device/reduce.cuh>
+#include <ntc/device/tile.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace ntc::dev {
+
+// --- layouts ------------------------------------------------------------------------------------
+
+/// The blocked layout of tile.cuh, as a layout type (the target of convert_layout).
+template <int Threads> struct Blocked {
+  /// Threads of the block.
+  static constexpr int threads = Threads;
+};
+
+/// mma.sync m16n8k16 accumulators over WM × WN warps (see the top of this file).
+template <int WM, int WN> struct Mma {
+  static_assert(WM > 0 && WN > 0, "ntc::dev::Mma: warps must be positive");
+  /// Threads of the block.
+  static constexpr int threads = 32 * WM * WN;
+  /// The layout on an M × N shape S.
+  template <class S> struct on {
+    static_assert(S::rank == 2, "ntc::dev::Mma: 2-D tiles only");
+    static constexpr int M = S::dim(0), N = S::dim(1);
+    static_assert(M % (16 * WM) == 0 && N % (8 * WN) == 0,
+                  "ntc::dev::Mma: the tile does not divide into the warps' 16x8 fragments");
+    /// Fragments per warp along M and N.
+    static constexpr int MT = M / (16 * WM), NT = N / (8 * WN);
+    /// Register slots per thread.
+    static constexpr int slots = MT * NT * 4;
+    /// The (row, column) of slot s in the calling thread.
+    __device__ static void coord(int s, int *index) {
+      const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+      const mma::Coord c = mma::c_coord(lane, s % 4);
+      const int f = s / 4, mi = f / NT, ni = f % NT;
+      index[0] = (w / WN) * (M / WM) + mi * 16 + c.row;
+      index[1] = (w % WN) * (N / WN) + ni * 8 + c.col;
+    }
+    /// True when the calling thread is the one that writes slot s (every element once).
+    __device__ static bool owns(int) { return true; }
+  };
+};
+
+/// Operand A (M × K) of a product with result layout P.
+template <class P> struct DotA;
+/// Operand A of a product with result layout Mma<WM, WN>.
+template <int WM, int WN> struct DotA<Mma<WM, WN>> {
+  /// Threads of the block.
+  static constexpr int threads = 32 * WM * WN;
+  /// The layout on an M × K shape S.
+  template <class S> struct on {
+    static_assert(S::rank == 2, "ntc::dev::DotA: 2-D tiles only");
+    static constexpr int M = S::dim(0), K = S::dim(1);
+    static_assert(M % (16 * WM) == 0 && K % 16 == 0,
+                  "ntc::dev::DotA: the tile does not divide into 16x16 fragments");
+    /// Fragments per warp along M and K.
+    static constexpr int MT = M / (16 * WM), KT = K / 16;
+    /// Register slots per thread.
+    static constexpr int slots = MT * KT * 8;
+    /// The (row, column) of slot s in the calling thread.
+    __device__ static void coord(int s, int *index) {
+      const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+      const mma::Coord c = mma::a_coord(lane, s % 8);
+      const int f = s / 8, mi = f / KT, kk = f % KT;
+      index[0] = (w / WN) * (M / WM) + mi * 16 + c.row;
+      index[1] = kk * 16 + c.col;
+    }
+    /// The warps of one warp row hold the same elements; the first writes them.
+    __device__ static bool owns(int) { return int(threadIdx.x) / 32 % WN == 0; }
+  };
+};
+
+/// Operand B (K × N) of a product with result layout P.
+template <class P> struct DotB;
+/// Operand B of a product with result layout Mma<WM, WN>.
+template <int WM, int WN> struct DotB<Mma<WM, WN>> {
+  /// Threads of the block.
+  static constexpr int threads = 32 * WM * WN;
+  /// The layout on a K × N shape S.
+  template <class S> struct on {
+    static_assert(S::rank == 2, "ntc::dev::DotB: 2-D tiles only");
+    static constexpr int K = S::dim(0), N = S::dim(1);
+    static_assert(K % 16 == 0 && N % (8 * WN) == 0,
+                  "ntc::dev::DotB: the tile does not divide into 16x8 fragments");
+    /// Fragments per warp along K and N.
+    static constexpr int KT = K / 16, NT = N / (8 * WN);
+    /// Register slots per thread.
+    static constexpr int slots = KT * NT * 4;
+    /// The (k, n) of slot s in the calling thread.
+    __device__ static void coord(int s, int *index) {
+      const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+      const mma::Coord c = mma::b_coord(lane, s % 4);
+      const int f = s / 4, kk = f / NT, ni = f % NT;
+      index[0] = kk * 16 + c.row;
+      index[1] = (w % WN) * (N / WN) + ni * 8 + c.col;
+    }
+    /// The warps of one warp column hold the same elements; the first writes them.
+    __device__ static bool owns(int) { return int(threadIdx.x) / 32 / WN == 0; }
+  };
+};
+
+/// P with dimension D reduced away.
+template <class P, int D> struct Slice;
+/// An Mma layout with dimension D (0: rows, 1: columns) reduced away.
+template <int WM, int WN, int D> struct Slice<Mma<WM, WN>, D> {
+  static_assert(D == 0 || D == 1, "ntc::dev::Slice: dimension of a 2-D layout");
+  /// Threads of the block.
+  static constexpr int threads = 32 * WM * WN;
+  /// The layout on S: rank 1 (the kept dimension) or rank 2 with extent 1 at D.
+  template <class S> struct on {
+    static_assert(S::rank == 1 || (S::rank == 2 && S::dim(D) == 1),
+                  "ntc::dev::Slice: rank 1, or rank 2 with extent 1 at the sliced dimension");
+    /// Extent of the kept dimension and its index in S.
+    static constexpr int E = S::rank == 1 ? S::dim(0) : S::dim(1 - D);
+    static constexpr int kept = S::rank == 1 ? 0 : 1 - D;
+    /// Warps along the kept dimension.
+    static constexpr int W = D == 1 ? WM : WN;
+    static_assert(E % ((D == 1 ? 16 : 8) * W) == 0,
+                  "ntc::dev::Slice: the tile does not divide into the parent's fragments");
+    /// Fragments per warp along the kept dimension.
+    static constexpr int F = E / ((D == 1 ? 16 : 8) * W);
+    /// Register slots per thread: two rows (columns) per fragment.
+    static constexpr int slots = F * 2;
+    /// The coordinates of slot s in the calling thread.
+    __device__ static void coord(int s, int *index) {
+      const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+      const int f = s / 2, h = s % 2;
+      if constexpr (S::rank == 2)
+        index[D] = 0;
+      if constexpr (D == 1)
+        index[kept] = (w / WN) * (E / WM) + f * 16 + lane / 4 + 8 * h;
+      else
+        index[kept] = (w % WN) * (E / WN) + f * 8 + 2 * (lane % 4) + h;
+    }
+    /// One lane of one warp writes each element.
+    __device__ static bool owns(int) {
+      const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+      return D == 1 ? lane % 4 == 0 && w % WN == 0 : lane / 4 == 0 && w / WN == 0;
+    }
+    /// The slot holding the element of parent slot s (broadcasting back to the parent).
+    NTC_DEV_HD static constexpr int from_parent(int s, int parent_nt) {
+      const int f = s / 4, i = s % 4;
+      return D == 1 ? (f / parent_nt) * 2 + (i >> 1) : (f % parent_nt) * 2 + (i & 1);
+    }
+  };
+};
+
+// --- tiles --------------------------------------------------------------------------------------
+
+/// A CTA-wide tile of T with shape S in layout L (see the top of this file).
+template <class T, class S, class L> struct LTile {
+  static_assert(is_element_v<T>, "ntc::dev::LTile: not an element type");
+  static_assert(is_shape_v<S>, "ntc::dev::LTile: S must be a Shape");
+  /// Element type.
+  using element_type = T;
+  /// Shape type.
+  using shape = S;
+  /// Layout type.
+  using layout = L;
+  /// The layout on this shape.
+  using map_type = typename L::template on<S>;
+  /// Threads of the block.
+  static constexpr int threads = L::threads;
+  /// Number of elements.
+  static constexpr int N = S::numel;
+  /// Never replicated as a whole (elements may be held by several threads).
+  static constexpr bool replicated = false;
+  /// Register slots per thread.
+  static constexpr int Slots = map_type::slots;
+  /// This thread's elements.
+  T v[Slots];
+  /// The multi-index of slot s in the calling thread.
+  __device__ static void coord(int s, int *index) { map_type::coord(s, index); }
+  /// True when the calling thread writes slot s (each element is written once).
+  __device__ static bool owns(int s) { return map_type::owns(s); }
+  /// Row-major linear index of slot s.
+  __device__ static int linear(int s) {
+    int index[S::rank > 0 ? S::rank : 1] = {};
+    coord(s, index);
+    return S::ravel(index);
+  }
+  /// The tile converted to element type U.
+  template <class U> __device__ LTile<U, S, L> to() const {
+    LTile<U, S, L> r;
+#pragma unroll
+    for (int s = 0; s < Slots; ++s)
+      r.v[s] = ::ntc::dev::convert<U>(v[s]);
+    return r;
+  }
+};
+
+/// True for LTile<...>.
+template <class X> inline constexpr bool is_ltile_v = false;
+/// True for LTile<...>.
+template <class T, class S, class L> inline constexpr bool is_ltile_v<LTile<T, S, L>> = true;
+
+/// −a element-wise.
+template <class T, class S, class L>
+__device__ inline LTile<T, S, L> operator-(const LTile<T, S, L> &a) {
+  return ::ntc::dev::map(a, [](T x) -> T {
+    if constexpr (is_integer_v<T>)
+      return T(detail::wrap_t<T>(0) - detail::wrap_t<T>(x));
+    else if constexpr (std::is_same_v<T, bool>)
+      return x;
+    else
+      return ::ntc::dev::convert<T>(-::ntc::dev::widen(x));
+  });
+}
+/// Logical not element-wise.
+template <class T, class S, class L>
+__device__ inline LTile<bool, S, L> operator!(const LTile<T, S, L> &a) {
+  return ::ntc::dev::map(a, [](T x) { return !::ntc::dev::convert<bool>(x); });
+}
+/// |a| element-wise.
+template <class T, class S, class L> __device__ inline LTile<T, S, L> abs(const LTile<T, S, L> &t) {
+  return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::abs(value); });
+}
+/// floor(a) element-wise.
+template <class T, class S, class L>
+__device__ inline LTile<T, S, L> floor(const LTile<T, S, L> &t) {
+  return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::floor(value); });
+}
+/// ceil(a) element-wise.
+template <class T, class S, class L>
+__device__ inline LTile<T, S, L> ceil(const LTile<T, S, L> &t) {
+  return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::ceil(value); });
+}
+
+// --- creation, memory ---------------------------------------------------------------------------
+
+/// A tile of shape S in layout L filled with `value`.
+template <class T, class S, class L, class V = T> __device__ inline LTile<T, S, L> full(V value) {
+  const T x = ::ntc::dev::convert<T>(value);
+  LTile<T, S, L> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s)
+    r.v[s] = x;
+  return r;
+}
+
+/// The tile whose element at index I is f(I) (see memory.cuh).
+template <class T, class S, class L, class F> __device__ inline LTile<T, S, L> generate(F f) {
+  LTile<T, S, L> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s) {
+    int index[S::rank > 0 ? S::rank : 1] = {};
+    r.coord(s, index);
+    r.v[s] = ::ntc::dev::convert<T>(f(static_cast<const int *>(index)));
+  }
+  return r;
+}
+
+/// [start, start + n) in layout L.
+template <class S, class L, class T = int32_t> __device__ inline LTile<T, S, L> arange(int start) {
+  return ::ntc::dev::generate<T, S, L>([start](const int *index) { return start + index[0]; });
+}
+
+/// Loads a tile in layout L (see memory.cuh's load).
+template <class T, class S, class L, class O, class F>
+__device__ inline LTile<T, S, L> load(const T *base, O other, F offset) {
+  const T fill = ::ntc::dev::convert<T>(other);
+  LTile<T, S, L> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s) {
+    int index[S::rank > 0 ? S::rank : 1] = {};
+    r.coord(s, index);
+    const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+    r.v[s] = off != masked ? base[off] : fill;
+  }
+  return r;
+}
+
+/// Stores a tile of any layout (each element once; see memory.cuh's store).
+template <class T, class U, class S, class L, class F>
+__device__ inline void store(T *base, const LTile<U, S, L> &value, F offset) {
+#pragma unroll
+  for (int s = 0; s < value.Slots; ++s) {
+    if (value.owns(s)) {
+      int index[S::rank > 0 ? S::rank : 1] = {};
+      value.coord(s, index);
+      const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+      if (off != masked)
+        base[off] = ::ntc::dev::convert<T>(value.v[s]);
+    }
+  }
+}
+
+// --- shape operations ---------------------------------------------------------------------------
+
+/// Inserts an extent-1 axis into a Slice tile at its sliced dimension (registers unchanged).
+template <int Axis, class T, class S, class P, int D>
+__device__ inline auto expand_dims(const LTile<T, S, Slice<P, D>> &t) {
+  static_assert(S::rank == 1 && (Axis == D || Axis == D - 2),
+                "ntc::dev::expand_dims: a Slice tile gains its sliced dimension back");
+  using S2 = typename detail::insert_axis<S, D>::type;
+  LTile<T, S2, Slice<P, D>> r;
+#pragma unroll
+  for (int s = 0; s < t.Slots; ++s)
+    r.v[s] = t.v[s];
+  return r;
+}
+
+/// A Slice<P, D> tile broadcast along D to the parent layout P (registers only).
+template <class S2, class T, class S, class P, int D>
+__device__ inline LTile<T, S2, P> broadcast_to(const LTile<T, S, Slice<P, D>> &t, Smem = {}) {
+  using Src = typename Slice<P, D>::template on<S>;
+  using Dst = typename P::template on<S2>;
+  static_assert(Src::E == S2::dim(1 - D), "ntc::dev::broadcast_to: extents differ");
+  LTile<T, S2, P> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s)
+    r.v[s] = t.v[Src::from_parent(s, Dst::NT)];
+  return r;
+}
+
+/// A tile broadcast to its own shape (no-op).
+template <class S2, class T, class L>
+__device__ inline LTile<T, S2, L> broadcast_to(const LTile<T, S2, L> &t, Smem = {}) {
+  return t;
+}
+
+// --- conversions --------------------------------------------------------------------------------
+
+/// Shared-memory bytes of convert_layout of a T tile of shape S.
+template <class T, class S> NTC_DEV_HD constexpr std::size_t convert_smem_bytes() {
+  return smem_align(sizeof(T) * std::size_t(S::numel));
+}
+
+namespace detail {
+
+/// The tile's elements written to buffer[ravel(index)] (Transpose: ravel of the swapped
+/// 2-D index); each element once.
+template <bool Transpose, class X>
+__device__ inline void scatter(const X &x, element_t<X> *buffer) {
+  using S = typename X::shape;
+#pragma unroll
+  for (int s = 0; s < x.Slots; ++s)
+    if (x.owns(s)) {
+      int index[S::rank > 0 ? S::rank : 1] = {};
+      if constexpr (is_ltile_v<X>)
+        x.coord(s, index);
+      else
+        S::unravel(x.linear(s), index);
+      if constexpr (Transpose)
+        buffer[index[1] * S::dim(0) + index[0]] = x.v[s];
+      else
+        buffer[S::ravel(index)] = x.v[s];
+    }
+}
+
+/// True when the conversion from an Mma<WM, 1> tile to DotA keeps every element in its thread:
+/// fragment (mi, 2kk + j) of the accumulator is half j of A fragment (mi, kk).
+template <class From, class To> inline constexpr bool in_registers_v = false;
+template <int WM> inline constexpr bool in_registers_v<Mma<WM, 1>, DotA<Mma<WM, 1>>> = true;
+
+} // namespace detail
+
+/// x in layout L2 (a layout type, or Blocked<Threads> for the tiles of tile.cuh); Transpose
+/// swaps the dimensions of a 2-D tile on the way. Through shared memory (convert_smem_bytes)
+/// unless every element stays in its thread.
+template <class L2, bool Transpose = false, class X>
+__device__ inline auto convert_layout(const X &x, Smem smem) {
+  using T = element_t<X>;
+  using S = typename X::shape;
+  using S2 = std::conditional_t<Transpose, Shape<S::dim(1), S::dim(0)>, S>;
+  if constexpr (!Transpose && is_ltile_v<X> &&
+                detail::in_registers_v<typename detail::layout_of<X>::type, L2>) {
+    using From = typename detail::layout_of<X>::type::template on<S>;
+    LTile<T, S, L2> r;
+    constexpr int KT = S::dim(1) / 16;
+#pragma unroll
+    for (int mi = 0; mi < From::MT; ++mi)
+#pragma unroll
+      for (int kk = 0; kk < KT; ++kk)
+#pragma unroll
+        for (int e = 0; e < 8; ++e) // A element e: fragment 2kk + e / 4, accumulator e % 4
+          r.v[(mi * KT + kk) * 8 + e] = x.v[(mi * From::NT + 2 * kk + e / 4) * 4 + e % 4];
+    return r;
+  } else {
+    T *buffer = smem.as<T>();
+    __syncthreads();
+    detail::scatter<Transpose>(x, buffer);
+    __syncthreads();
+    if constexpr (std::is_same_v<L2, Blocked<L2::threads>>) {
+      Tile<T, S2, L2::threads> r;
+#pragma unroll
+      for (int s = 0; s < r.Slots; ++s)
+        r.v[s] = buffer[r.owns(s) ? r.linear(s) : 0];
+      __syncthreads();
+      return r;
+    } else {
+      LTile<T, S2, L2> r;
+#pragma unroll
+      for (int s = 0; s < r.Slots; ++s) {
+        int index[S2::rank > 0 ? S2::rank : 1] = {};
+        r.coord(s, index);
+        r.v[s] = buffer[S2::ravel(index)];
+      }
+      __syncthreads();
+      return r;
+    }
+  }
+}
+
+// --- shared-memory tiles ------------------------------------------------------------------------
+
+/// A tile of shape S resident in shared memory at `ptr`, rows padded to `pitch` elements;
+/// Transposed: the buffer holds the transpose (S::dim(1) rows of S::dim(0)).
+template <class T, class S, bool Transposed> struct SharedTile {
+  static_assert(S::rank == 2, "ntc::dev::SharedTile: 2-D tiles only");
+  /// Element type.
+  using element_type = T;
+  /// Shape type.
+  using shape = S;
+  /// Rows and columns of the buffer.
+  static constexpr int rows = Transposed ? S::dim(1) : S::dim(0);
+  static constexpr int cols = Transposed ? S::dim(0) : S::dim(1);
+  /// Row pitch in elements: the row plus 16 bytes, so that eight rows start in different banks.
+  static constexpr int pitch = cols + 16 / int(sizeof(T));
+  /// Bytes of the buffer.
+  static constexpr std::size_t bytes = smem_align(sizeof(T) * std::size_t(rows) * pitch);
+  /// The buffer.
+  T *ptr;
+};
+
+/// Bytes of a SharedTile of T with shape S.
+template <class T, class S> NTC_DEV_HD constexpr std::size_t shared_tile_bytes() {
+  return SharedTile<T, S, false>::bytes > SharedTile<T, S, true>::bytes
+             ? SharedTile<T, S, false>::bytes
+             : SharedTile<T, S, true>::bytes;
+}
+
+/// x written to shared memory at byte `Offset` of smem (Transpose: the result is x's transpose,
+/// with x's rows as the buffer's rows). Waits for earlier readers of the region first.
+template <std::size_t Offset, bool Transpose = false, class X>
+__device__ inline auto to_shared(const X &x, Smem smem) {
+  using T = element_t<X>;
+  using S = typename X::shape;
+  static_assert(S::rank == 2, "ntc::dev::to_shared: 2-D tiles only");
+  using S2 = std::conditional_t<Transpose, Shape<S::dim(1), S::dim(0)>, S>;
+  SharedTile<T, S2, Transpose> r{smem.as<T>(Offset)};
+  constexpr int pitch = SharedTile<T, S2, Transpose>::pitch;
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < x.Slots; ++s)
+    if (x.owns(s)) {
+      int index[2] = {};
+      if constexpr (is_ltile_v<X>)
+        x.coord(s, index);
+      else
+        S::unravel(x.linear(s), index);
+      r.ptr[index[0] * pitch + index[1]] = x.v[s];
+    }
+  __syncthreads();
+  return r;
+}
+
+// --- reductions ---------------------------------------------------------------------------------
+
+namespace detail {
+
+/// Reduction of an Mma tile over dimension Axis with operation Op: in registers, then across
+/// the lanes that share a row (column) with shuffles, then across warps through shared memory.
+template <int Axis, class Op, class T, class S, int WM, int WN>
+__device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
+  using Map = typename Mma<WM, WN>::template on<S>;
+  using R = typename Op::R;
+  using State = typename Op::State;
+  using S2 = typename remove_axis<S, Axis>::type;
+  constexpr int Keep = Axis == 1 ? Map::MT : Map::NT; // fragments along the kept dimension
+  constexpr int Cross = Axis == 1 ? WN : WM;          // warps along the reduced dimension
+  State st[Keep * 2];
+#pragma unroll
+  for (int j = 0; j < Keep * 2; ++j)
+    st[j] = Op::identity();
+  const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+#pragma unroll
+  for (int s = 0; s < t.Slots; ++s) {
+    int index[2];
+    t.coord(s, index);
+    const int f = s / 4, i = s % 4;
+    const int j = Axis == 1 ? (f / Map::NT) * 2 + (i >> 1) : (f % Map::NT) * 2 + (i & 1);
+    st[j] = Op::combine(st[j], Op::init(Op::stage(t.v[s]), index[Axis]));
+  }
+  // Lanes sharing a row differ in lane % 4; lanes sharing a column differ in lane / 4.
+#pragma unroll
+  for (int j = 0; j < Keep * 2; ++j) {
+    if constexpr (Axis == 1) {
+      st[j] = Op::combine(st[j], Op::shfl(st[j], 1));
+      st[j] = Op::combine(st[j], Op::shfl(st[j], 2));
+    } else {
+      for (int mask = 4; mask < 32; mask <<= 1)
+        st[j] = Op::combine(st[j], Op::shfl(st[j], mask));
+    }
+  }
+  LTile<R, S2, Slice<Mma<WM, WN>, Axis>> r;
+  if constexpr (Cross == 1) {
+#pragma unroll
+    for (int j = 0; j < Keep * 2; ++j)
+      r.v[j] = Op::result(st[j]);
+  } else {
+    constexpr int E = S::dim(1 - Axis);
+    State *partial = smem.as<State>();
+    const int part = Axis == 1 ? w % WN : w / WN;
+    __syncthreads();
+    if (Axis == 1 ? lane % 4 == 0 : lane / 4 == 0) {
+#pragma unroll
+      for (int j = 0; j < Keep * 2; ++j) {
+        int index[1];
+        r.coord(j, index);
+        partial[part * E + index[0]] = st[j];
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < Keep * 2; ++j) {
+      int index[1];
+      r.coord(j, index);
+      State acc = partial[index[0]];
+      for (int p = 1; p < Cross; ++p)
+        acc = Op::combine(acc, partial[p * E + index[0]]);
+      r.v[j] = Op::result(acc);
+    }
+    __syncthreads();
+  }
+  return r;
+}
+
+} // namespace detail
+
+/// Shared-memory bytes of an axis reduction of an Mma tile (partials of the warps along it).
+template <class T, class S, int WM, int WN, int Axis>
+NTC_DEV_HD constexpr std::size_t mma_reduce_smem_bytes() {
+  return smem_align(16 * std::size_t(Axis == 1 ? WN : WM) * S::dim(1 - Axis));
+}
+
+/// Sum over Axis of an Mma tile, in the Slice layout.
+template <int Axis, class T, class S, int WM, int WN>
+__device__ inline auto sum(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
+  constexpr int a = detail::normalize_axis<Axis, 2>();
+  return detail::reduce_mma<a, detail::sum_reduce<T>>(t, smem);
+}
+/// Maximum over Axis of an Mma tile (NaN wins), in the Slice layout.
+template <int Axis, class T, class S, int WM, int WN>
+__device__ inline auto max(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
+  constexpr int a = detail::normalize_axis<Axis, 2>();
+  return detail::reduce_mma<a, detail::extreme_reduce<T, true, false>>(t, smem);
+}
+/// Minimum over Axis of an Mma tile (NaN wins), in the Slice layout.
+template <int Axis, class T, class S, int WM, int WN>
+__device__ inline auto min(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
+  constexpr int a = detail::normalize_axis<Axis, 2>();
+  return detail::reduce_mma<a, detail::extreme_reduce<T, false, false>>(t, smem);
+}
+/// Index of the maximum over Axis of an Mma tile.
+template <int Axis, class T, class S, int WM, int WN>
+__device__ inline auto argmax(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
+  constexpr int a = detail::normalize_axis<Axis, 2>();
+  return detail::reduce_mma<a, detail::extreme_reduce<T, true, true>>(t, smem);
+}
+/// Index of the minimum over Axis of an Mma tile.
+template <int Axis, class T, class S, int WM, int WN>
+__device__ inline auto argmin(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
+  constexpr int a = detail::normalize_axis<Axis, 2>();
+  return detail::reduce_mma<a, detail::extreme_reduce<T, false, true>>(t, smem);
+}
+
+// --- products -----------------------------------------------------------------------------------
+
+namespace detail {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/// ldmatrix.sync.aligned.m8n8.x2.shared.b16 from the row addressed by this lane.
+__device__ inline void ldmatrix_x2(uint32_t (&r)[2], const void *row) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(address)
+               : "memory");
+}
+#endif
+
+/// Two 16-bit elements as one .b32 register (lo in the low half).
+template <class T> __device__ inline uint32_t pack_half2(T lo, T hi) {
+  static_assert(sizeof(T) == 2, "ntc::dev: 16-bit elements");
+  uint16_t a, b;
+  std::memcpy(&a, &lo, 2);
+  std::memcpy(&b, &hi, 2);
+  return uint32_t(a) | (uint32_t(b) << 16);
+}
+
+} // namespace detail
+
+/// a · b on the tensor cores (mma.sync m16n8k16, sm_80+): A in registers (DotA<P>), B in shared
+/// memory, read with ldmatrix; the result is a fresh Acc tile in layout P.
+template <class Acc, class T, class SA, class SB, bool Tr, int WM, int WN>
+__device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
+dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr> &b, Smem = {}) {
+  static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
+                "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
+  static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
+  using S = Shape<SA::dim(0), SB::dim(1)>;
+  using Map = typename Mma<WM, WN>::template on<S>;
+  constexpr int KT = SA::dim(1) / 16, N = SB::dim(1), pitch = SharedTile<T, SB, Tr>::pitch;
+  LTile<Acc, S, Mma<WM, WN>> r;
+#pragma unroll
+  for (int s = 0; s < r.Slots; ++s)
+    r.v[s] = 0.0f;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const int lane = int(threadIdx.x) % 32, wn = int(threadIdx.x) / 32 % WN;
+#pragma unroll
+  for (int kk = 0; kk < KT; ++kk) {
+    uint32_t af[Map::MT][4];
+#pragma unroll
+    for (int mi = 0; mi < Map::MT; ++mi)
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        af[mi][q] = detail::pack_half2(a.v[(mi * KT + kk) * 8 + 2 * q],
+                                       a.v[(mi * KT + kk) * 8 + 2 * q + 1]);
+#pragma unroll
+    for (int ni = 0; ni < Map::NT; ++ni) {
+      const int n0 = wn * (N / WN) + ni * 8;
+      uint32_t bf[2];
+      if constexpr (Tr) { // buffer rows are n: plain ldmatrix, matrices at k and k + 8
+        const int l = lane % 16;
+        detail::ldmatrix_x2(bf, b.ptr + (n0 + l % 8) * pitch + kk * 16 + 8 * (l / 8));
+      } else { // buffer rows are k: transposing ldmatrix
+        detail::ldmatrix_x2_trans(bf, b.ptr + (kk * 16 + lane % 16) * pitch + n0);
+      }
+#pragma unroll
+      for (int mi = 0; mi < Map::MT; ++mi) {
+        float *acc = &r.v[(mi * Map::NT + ni) * 4];
+        float c[4] = {acc[0], acc[1], acc[2], acc[3]};
+        detail::mma_m16n8k16<T>(c, af[mi], bf);
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          acc[i] = c[i];
+      }
+    }
+  }
+#endif
+  return r;
+}
+
+} // namespace ntc::dev

@@ -1,0 +1,72 @@
+// Layout assignment on the GPU path (passes/AssignLayouts.cpp, passes/AllocateShared.cpp): in
+// attention every tile value of the loop lives in mma.sync fragments — the products in the
+// Mma layout over 8×1 warps, the row statistics in its Slice along dim 1, the key offsets in
+// its Slice along dim 0 — the queries are converted to the A-operand layout once, before the
+// loop, `trans(k[i])` is folded into the copy of k to shared memory (one region, reused by v in
+// the next statement), and `p.to(float16)` feeds the second product in registers. A float32
+// product has no tensor-core layout and stays blocked; a 64-row product over 8 warps gets 4×2
+// warps, so its A operand comes through shared memory.
+
+#include "../../kernels/attention.cpp"
+
+// The stock attention, declared here (ntc compiles the kernels of the file it is given).
+NT_KERNEL(attn, attention_arrangement, attention_application,
+          nt::Tensor(4, nt::float16).constexpr_dim(3).upper_bound(3, 128),
+          nt::Tensor(4, nt::float16).constexpr_dim(3).upper_bound(3, 128),
+          nt::Tensor(4, nt::float16).constexpr_dim(3).upper_bound(3, 128),
+          nt::Constexpr("is_causal", {0, 1}),
+          nt::Tensor(4, nt::float16).constexpr_dim(3).upper_bound(3, 128));
+NT_KERNEL(attn32, attention_arrangement, attention_application,
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128),
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128),
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128),
+          nt::Constexpr("is_causal", {0, 1}),
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128));
+
+constexpr nt::Symbol B = nt::block_size("B", 64, 64);
+
+NT_ARRANGEMENT auto whole(nt::Tensor a, nt::Tensor b, nt::Tensor c) {
+  return nt::arrange(a.tile({B, B}), b.tile({B, B}), c.tile({B, B}));
+}
+
+NT_APPLICATION void product(nt::Tile a, nt::Tile b, nt::Tile c) { c = ntl::dot(a, b); }
+
+NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16));
+NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
+          nt::Tensor(2, nt::float32));
+
+// GIR-LABEL: IR after assign-layouts and allocate-shared (ntc_attn_program0, 256 threads, scratch 4160 bytes, total 7232 bytes)
+// GIR: %q_loaded = convert_layout(mul(load q[] : float16[128, 16], 1.4427 : float32[]) : float16[128, 16]) : float16[128, 16] #dot_a<#mma<8x1>, k=2>
+// GIR-NEXT: %acc = full(0) : float32[128, 16] #mma<8x1>
+// GIR-NEXT: %l_i = full(1) : float32[128] #slice<#mma<8x1>, dim=1>
+// GIR-NEXT: %m_i = full(-inf) : float32[128] #slice<#mma<8x1>, dim=1>
+// GIR-NEXT: for i in range(0, ⌈k_size_2/64⌉, 1):
+// GIR-NEXT: %qk = dot(%q_loaded : float16[128, 16] #dot_a<#mma<8x1>, k=2>, convert_layout(load k[i] : float16[64, 16], transpose) : float16[16, 64] #shared<offset=4160, pad=16B, transposed>) : float32[128, 64] #mma<8x1>
+// GIR-NEXT: %qk <- where(lt(offsets k[i] dim 2 : int64[64] #slice<#mma<8x1>, dim=0>, index(k_size_2) : int64[]) : bool[64] #slice<#mma<8x1>, dim=0>, %qk : float32[128, 64] #mma<8x1>, -inf : float32[]) : float32[128, 64] #mma<8x1>
+// GIR-NEXT: %m_ij = maximum(%m_i : float32[128] #slice<#mma<8x1>, dim=1>, max(%qk : float32[128, 64] #mma<8x1>, axis=1) : float32[128] #slice<#mma<8x1>, dim=1>) : float32[128] #slice<#mma<8x1>, dim=1>
+// GIR-NEXT: %p = exp2(sub(%qk : float32[128, 64] #mma<8x1>, expand_dims(%m_ij : float32[128] #slice<#mma<8x1>, dim=1>, 1) : float32[128, 1] #slice<#mma<8x1>, dim=1>) : float32[128, 64] #mma<8x1>) : float32[128, 64] #mma<8x1>
+// GIR: dot(convert_layout(cast(%p : float32[128, 64] #mma<8x1>) : float16[128, 64] #mma<8x1>) : float16[128, 64] #dot_a<#mma<8x1>, k=2>, convert_layout(load v[i] : float16[64, 16]) : float16[64, 16] #shared<offset=4160, pad=16B>) : float32[128, 16] #mma<8x1>
+// GIR: store o[] <- div(%acc : float32[128, 16] #mma<8x1>, expand_dims(%l_i : float32[128] #slice<#mma<8x1>, dim=1>, 1) : float32[128, 1] #slice<#mma<8x1>, dim=1>) : float32[128, 16] #mma<8x1>
+// The causal variant masks with both offsets materialized in the two Slice layouts.
+// GIR-LABEL: (ntc_attn_program1,
+// GIR: where(ge(expand_dims(offsets q[] dim 2 : int64[128] #slice<#mma<8x1>, dim=1>, 1) : int64[128, 1] #slice<#mma<8x1>, dim=1>, expand_dims(offsets k[i] dim 2 : int64[64] #slice<#mma<8x1>, dim=0>, 0) : int64[1, 64] #slice<#mma<8x1>, dim=0>) : bool[128, 64] #mma<8x1>
+// GIR-LABEL: (ntc_attn32_program0,
+// GIR-NOT: #mma
+// GIR-NOT: #shared
+// GIR-LABEL: (ntc_product_f16_program0, 256 threads
+// GIR: store c[] <- dot(convert_layout(load a[] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x2>, k=2>, convert_layout(load b[] : float16[64, 64]) : float16[64, 64] #shared<offset={{[0-9]+}}, pad=16B>) : float32[64, 64] #mma<4x2>
+// GIR-LABEL: (ntc_product_f32_program0,
+// GIR-NOT: #
+// GIR: store c[] <- dot(load a[] : float32[64, 64], load b[] : float32[64, 64]) : float32[64, 64]
+
+// The printed device code: one template argument per layout.
+// CU-LABEL: ntc_attn_program0(
+// CU: auto t_q_loaded = ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<8, 1>>, false>(
+// CU: auto t_acc = ntc::dev::full<float, ntc::dev::Shape<128, 16>, ntc::dev::Mma<8, 1>>(
+// CU: auto t_m_i = ntc::dev::full<float, ntc::dev::Shape<128>, ntc::dev::Slice<ntc::dev::Mma<8, 1>, 1>>(
+// CU: auto t_qk = ntc::dev::dot<float>(t_q_loaded, ntc::dev::to_shared<4160, true>(ntc::dev::load<ntc::dev::float16, ntc::dev::Shape<64, 16>, 256>(
+// CU: ntc::dev::generate<int64_t, ntc::dev::Shape<64>, ntc::dev::Slice<ntc::dev::Mma<8, 1>, 0>>(
+// CU: ntc::dev::max<1>(t_qk, ntc_smem)
+// CU: ntc::dev::broadcast_to<ntc::dev::Shape<128, 64>>(ntc::dev::expand_dims<1>(t_m_ij), ntc_smem)
+// CU: ntc::dev::dot<float>(ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<8, 1>>, false>(ntc::dev::cast<ntc::dev::float16>(t_p), ntc_smem), ntc::dev::to_shared<4160, false>(
