@@ -56,46 +56,51 @@ def row(name, ours, theirs, what, work=None, unit=""):
     rows.append(f"{name:<28} {ours * 1e6:10.1f} {theirs * 1e6:10.1f} {theirs / ours:8.2f}  {what:<14} {rate}")
 
 
-for n in (2**20, 2**28):
-    k = sets_for(12 * n)
-    xs = [torch.rand(n, device="cuda") for _ in range(k)]
-    ys = [torch.rand(n, device="cuda") for _ in range(k)]
-    outs = [torch.empty(n, device="cuda") for _ in range(k)]
-    lib.call("add_f32", xs[0], ys[0], outs[0])
-    torch.cuda.synchronize()
-    assert torch.allclose(outs[0], xs[0] + ys[0])
-    ours = timed(lambda i, s: lib.call("add_f32", xs[i], ys[i], outs[i], stream=s), k)
-    torch_add = timed(lambda i, s: torch.add(xs[i], ys[i], out=outs[i]), k)
-    copy = timed(lambda i, s: outs[i].copy_(xs[i]), k)
-    row(f"add f32 2^{n.bit_length() - 1}", ours, torch_add, "torch.add", 12 * n, "TB/s")
-    row(f"add f32 2^{n.bit_length() - 1}", ours, copy, "d2d copy*", 12 * n, "TB/s")
+def main():
+    for n in (2**20, 2**28):
+        k = sets_for(12 * n)
+        xs = [torch.rand(n, device="cuda") for _ in range(k)]
+        ys = [torch.rand(n, device="cuda") for _ in range(k)]
+        outs = [torch.empty(n, device="cuda") for _ in range(k)]
+        lib.call("add_f32", xs[0], ys[0], outs[0])
+        torch.cuda.synchronize()
+        assert torch.allclose(outs[0], xs[0] + ys[0])
+        ours = timed(lambda i, s: lib.call("add_f32", xs[i], ys[i], outs[i], stream=s), k)
+        torch_add = timed(lambda i, s: torch.add(xs[i], ys[i], out=outs[i]), k)
+        copy = timed(lambda i, s: outs[i].copy_(xs[i]), k)
+        row(f"add f32 2^{n.bit_length() - 1}", ours, torch_add, "torch.add", 12 * n, "TB/s")
+        row(f"add f32 2^{n.bit_length() - 1}", ours, copy, "d2d copy*", 12 * n, "TB/s")
 
-for r, c in ((4096, 4096), (1823, 781)):
-    k = sets_for(8 * r * c)
-    xs = [torch.randn(r, c, device="cuda") for _ in range(k)]
-    outs = [torch.empty(r, c, device="cuda") for _ in range(k)]
-    lib.call("softmax", xs[0], outs[0])
-    torch.cuda.synchronize()
-    assert torch.allclose(outs[0], torch.softmax(xs[0], -1), atol=1e-6, rtol=1e-5)
-    ours = timed(lambda i, s: lib.call("softmax", xs[i], outs[i], stream=s), k)
-    theirs = timed(lambda i, s: torch.softmax(xs[i], -1), k)
-    row(f"softmax f32 {r}x{c}", ours, theirs, "torch.softmax", 8 * r * c, "TB/s")
+    for r, c in ((4096, 4096), (1823, 781)):
+        k = sets_for(8 * r * c)
+        xs = [torch.randn(r, c, device="cuda") for _ in range(k)]
+        outs = [torch.empty(r, c, device="cuda") for _ in range(k)]
+        lib.call("softmax", xs[0], outs[0])
+        torch.cuda.synchronize()
+        assert torch.allclose(outs[0], torch.softmax(xs[0], -1), atol=1e-6, rtol=1e-5)
+        ours = timed(lambda i, s: lib.call("softmax", xs[i], outs[i], stream=s), k)
+        theirs = timed(lambda i, s: torch.softmax(xs[i], -1), k)
+        row(f"softmax f32 {r}x{c}", ours, theirs, "torch.softmax", 8 * r * c, "TB/s")
 
-for n in (1024, 4096, 8192):
-    k = sets_for(6 * n * n)
-    a = [torch.randn(n, n, device="cuda", dtype=torch.float16) for _ in range(k)]
-    b = [torch.randn(n, n, device="cuda", dtype=torch.float16) for _ in range(k)]
-    c = [torch.empty(n, n, device="cuda", dtype=torch.float16) for _ in range(k)]
-    lib.call("matmul", a[0], b[0], c[0])
-    torch.cuda.synchronize()
-    ref = (a[0].float() @ b[0].float())
-    assert ((c[0].float() - ref).abs() <= 0.05 + 0.02 * ref.abs()).all()
-    reps = 3 if n == 8192 else 10
-    ours = timed(lambda i, s: lib.call("matmul", a[i], b[i], c[i], stream=s), k, reps=reps, runs=7)
-    theirs = timed(lambda i, s: torch.matmul(a[i], b[i], out=c[i]), k, reps=reps, runs=7)
-    row(f"matmul f16 {n}^3", ours, theirs, "cuBLAS", 2 * n**3, "TFLOP/s")
+    for n in (1024, 4096, 8192):
+        k = sets_for(6 * n * n)
+        a = [torch.randn(n, n, device="cuda", dtype=torch.float16) for _ in range(k)]
+        b = [torch.randn(n, n, device="cuda", dtype=torch.float16) for _ in range(k)]
+        c = [torch.empty(n, n, device="cuda", dtype=torch.float16) for _ in range(k)]
+        lib.call("matmul", a[0], b[0], c[0])
+        torch.cuda.synchronize()
+        ref = (a[0].float() @ b[0].float())
+        assert ((c[0].float() - ref).abs() <= 0.05 + 0.02 * ref.abs()).all()
+        reps = 3 if n == 8192 else 10
+        ours = timed(lambda i, s: lib.call("matmul", a[i], b[i], c[i], stream=s), k, reps=reps, runs=7)
+        theirs = timed(lambda i, s: torch.matmul(a[i], b[i], out=c[i]), k, reps=reps, runs=7)
+        row(f"matmul f16 {n}^3", ours, theirs, "cuBLAS", 2 * n**3, "TFLOP/s")
 
-print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
-print(f"{'operation':<28} {'ours(us)':>10} {'theirs(us)':>10} {'ratio':>8}  {'vs':<14} rate(ours)")
-print("\n".join(rows))
-print("ratio = their time / our time (above 1: ours is faster). *d2d copy moves 8n bytes, add 12n.")
+    print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
+    print(f"{'operation':<28} {'ours(us)':>10} {'theirs(us)':>10} {'ratio':>8}  {'vs':<14} rate(ours)")
+    print("\n".join(rows))
+    print("ratio = their time / our time (above 1: ours is faster). *d2d copy moves 8n bytes, add 12n.")
+
+
+if __name__ == "__main__":
+    main()

@@ -14,4 +14,7 @@ done
 # The GPU machine has no DLPack header package: the header travels too.
 mkdir -p gpu-bundle/include/dlpack
 cp /usr/include/dlpack/dlpack.h gpu-bundle/include/dlpack/
+# NineToothed for tools/bench/nt_compare.py, when its wheel was downloaded to .whl/
+# (pip download --no-deps ninetoothed==0.25.0 -d .whl).
+cp .whl/ninetoothed-*.whl gpu-bundle/ 2>/dev/null || true
 ls gpu-bundle/cuda gpu-bundle/cpu

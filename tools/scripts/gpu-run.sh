@@ -36,6 +36,12 @@ if [ "${NTC_BENCH:-1}" = 1 ]; then
   PYTHONUNBUFFERED=1 python3 tools/bench/gpu_bench.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
     | tee "$out/bench.txt" || status=1
 fi
+if [ "${NTC_COMPARE:-1}" = 1 ]; then
+  python3 -m pip install --no-deps gpu-bundle/ninetoothed-*.whl > "$out/pip.txt" 2>&1 || true
+  python3 -c "import ninetoothed" >> "$out/pip.txt" 2>&1 || true
+  PYTHONUNBUFFERED=1 python3 tools/bench/nt_compare.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
+    | tee "$out/compare.txt" || status=1
+fi
 # Every stock kernel at tail shapes under each compute-sanitizer tool (NTC_SANITIZE_TOOLS to
 # choose; initcheck also tracks the CUDA API, synccheck the barriers of reductions and dot).
 for tool in ${NTC_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
