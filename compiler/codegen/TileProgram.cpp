@@ -101,6 +101,14 @@ private:
     return s;
   }
 
+  /// The library's shape type of a constant shape (`ntc::dev::Shape<64, 128>`).
+  std::string shapeSpelling(const std::vector<Expr> &shape) const {
+    std::string s = ns_ + "::Shape<";
+    for (size_t i = 0; i < shape.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(shape[i].constValue());
+    return s + ">";
+  }
+
   /// `ns::fn<T...>(` for a creation function of a tile of this element type, shape and
   /// layout (null: blocked).
   std::string create(const std::string &fn, const std::string &element,
@@ -202,6 +210,15 @@ private:
           line("}");
         }
         loops_.pop_back();
+        break;
+      case StmtKind::Barrier:
+        line(ns_ + "::barrier();");
+        break;
+      case StmtKind::AsyncCommit:
+        line(ns_ + "::async_commit();");
+        break;
+      case StmtKind::AsyncCopy:
+        asyncCopy(*s);
         break;
       case StmtKind::If:
         throw std::runtime_error("internal error: an undecided 'if' reached the CPU backend");
@@ -334,6 +351,36 @@ private:
          std::to_string(d_.dotLoopThreads()) + ">(t_" + loop.acc + ", static_cast<Index>(" +
          integer(s.begin) + "), static_cast<Index>(" + integer(s.end) + "), " + a + ", " + b +
          ", ntc_smem);");
+  }
+
+  /// The byte offset of the stage of a pipelined buffer for `iteration` of a loop from
+  /// `first`.
+  std::string stageOffset(const LayoutRef &l, const Expr &iteration, const Expr &first) {
+    return "static_cast<std::size_t>(" + std::to_string(l->offset) + " + (" +
+           integer(iteration - first) + ") % " + std::to_string(l->stages) + " * " +
+           std::to_string(l->stageBytes) + ")";
+  }
+
+  /// A pipelined copy of a load into its stage: 16-byte asynchronous copies where the
+  /// dispatcher checked that chunks are contiguous and aligned, element by element otherwise.
+  void asyncCopy(const StmtNode &s) {
+    const Value &staged = s.value, &load = staged->operands[0];
+    const ParamSpec &src = f_.spec.params[f_.spec.arranged[load->param].source];
+    const std::string T = type(load->type.dtype);
+    passes::Access access = resolve(load->param, load->subscripts);
+    const int chunk = passes::asyncCopyChunk(load->type.dtype);
+    const bool vector = d_.vectorThreads() > 0 &&
+                        load->type.shape.back().constValue() % chunk == 0 &&
+                        passes::planVectorAccess(access, elementBytes(load->param), chunk);
+    line("if (" + integer(s.begin) + " < " + integer(s.end) + ")");
+    ++indent_;
+    line(create("async_copy", T, load->type.shape) + "ntc_smem, " +
+         stageOffset(staged->type.layout, staged->integer, staged->integer2) + ", ntc_args." +
+         src.name + ", " + ns_ + "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) +
+         "), " + ns_ + "::chunk_width<" + std::to_string(vector ? chunk : 0) + ">{}" +
+         accessLambdas(access, load->param, vector ? chunk : 0, "") +
+         (vector ? "" : ", " + ns_ + "::no_chunk{}") + ");");
+    --indent_;
   }
 
   void store(const StmtNode &s) {
@@ -482,6 +529,13 @@ private:
                 true};
       return {ns_ + "::convert_layout<" + d_.layoutType(to) + ", " + transpose + ">(" +
                   asTile(x, x->type.dtype) + scratch + ")",
+              true};
+    }
+    case ValueKind::SharedStage: {
+      const LayoutRef &l = v->type.layout;
+      return {ns_ + "::shared_stage<" + T + ", " + shapeSpelling(v->type.shape) + ", " +
+                  (l->transposed ? "true" : "false") + ">(ntc_smem, " +
+                  stageOffset(l, v->integer, v->integer2) + ")",
               true};
     }
     case ValueKind::Rand: {

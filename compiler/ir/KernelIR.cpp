@@ -350,12 +350,38 @@ Value makeConvertLayout(Value x, LayoutRef layout, bool transpose) {
   return make(std::move(n));
 }
 
+Value makeStagedCopy(Value load, LayoutRef staged, bool transpose, Expr iteration, Expr first) {
+  ValueNode n = *makeConvertLayout(std::move(load), std::move(staged), transpose);
+  n.integer = std::move(iteration);
+  n.integer2 = std::move(first);
+  return make(std::move(n));
+}
+
 Value withLayout(const Value &v, LayoutRef layout, std::vector<Value> operands) {
   ValueNode n = *v;
   n.type.layout = std::move(layout);
   n.operands = std::move(operands);
   return make(std::move(n));
 }
+
+Value makeSharedStage(TileType type, Expr iteration, Expr first) {
+  ValueNode n = node(ValueKind::SharedStage, std::move(type));
+  n.integer = std::move(iteration);
+  n.integer2 = std::move(first);
+  return make(std::move(n));
+}
+
+Stmt makeBarrier() { return make(node(StmtKind::Barrier)); }
+
+Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end) {
+  StmtNode n = node(StmtKind::AsyncCopy);
+  n.value = std::move(staged);
+  n.begin = std::move(iteration);
+  n.end = std::move(end);
+  return make(std::move(n));
+}
+
+Stmt makeAsyncCommit() { return make(node(StmtKind::AsyncCommit)); }
 
 Stmt makeDefine(const std::string &name, Value v) {
   StmtNode n = node(StmtKind::Define);
@@ -532,7 +558,8 @@ std::string valueString(const Function &f, const Value &v) {
                                   "broadcast_to",
                                   "",
                                   "rand",
-                                  "convert_layout"};
+                                  "convert_layout",
+                                  "shared_stage"};
     std::string name = v->op.empty() ? names[static_cast<int>(v->kind)] : v->op;
     os << name << "(";
     for (size_t i = 0; i < v->operands.size(); ++i)
@@ -543,6 +570,10 @@ std::string valueString(const Function &f, const Value &v) {
       os << ", " << v->axis;
     if (v->kind == ValueKind::ConvertLayout && v->transpose)
       os << ", transpose";
+    if (v->kind == ValueKind::SharedStage ||
+        (v->kind == ValueKind::ConvertLayout && v->type.layout && v->type.layout->buffer >= 0))
+      os << (v->operands.empty() ? "" : ", ") << "iteration " << v->integer.str() << " from "
+         << v->integer2.str();
     os << ")";
   }
   }
@@ -568,6 +599,16 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
       os << pad << "for " << s->var << " in range(" << s->begin.str() << ", " << s->end.str()
          << ", " << s->step.str() << "):\n";
       printStmts(f, s->body, indent + 1, os);
+      break;
+    case StmtKind::Barrier:
+      os << pad << "barrier\n";
+      break;
+    case StmtKind::AsyncCopy:
+      os << pad << "async_copy if " << s->begin.str() << " < " << s->end.str() << ": "
+         << valueString(f, s->value) << "\n";
+      break;
+    case StmtKind::AsyncCommit:
+      os << pad << "async_commit\n";
       break;
     case StmtKind::If:
       os << pad << "if " << s->cond.str() << ":\n";

@@ -52,6 +52,7 @@ enum class ValueKind {
   Offsets,       ///< source coordinates of an access along one source dimension
   Rand,          ///< Philox uniform [0, 1) from (seed, offsets)
   ConvertLayout, ///< GPU: the operand in this value's layout (`transpose`: of its transpose)
+  SharedStage,   ///< GPU: waits for a pipelined copy and views its stage (see AsyncCopy)
 };
 
 struct ValueNode;
@@ -66,18 +67,28 @@ struct ValueNode {
   std::vector<Value> operands;  ///< inputs
   int param = -1;               ///< Load/ScalarParam/Offsets: index into arranged params
   std::vector<Expr> subscripts; ///< Load/Offsets: indices of the middle levels
-  Expr integer;                 ///< Index: the value; Arange: start; Offsets: source dim
-  Expr integer2;                ///< Arange: end
-  double number = 0;            ///< Constant/Full: the value
-  bool weak = false;            ///< Constant: adopts the other operand's dtype
-  int64_t axis = -1;            ///< Reduce/ExpandDims: axis; -1 with allAxes = everything
-  bool allAxes = false;         ///< Reduce over every axis
-  std::string local;            ///< Local: variable name
-  bool transpose = false;       ///< ConvertLayout: the result is the operand's 2-D transpose
+  Expr integer;      ///< Index: the value; Arange: start; Offsets: source dim; staged ConvertLayout
+                     ///< and SharedStage: the loop iteration whose stage is meant
+  Expr integer2;     ///< Arange: end; staged ConvertLayout and SharedStage: the loop's first index
+  double number = 0; ///< Constant/Full: the value
+  bool weak = false; ///< Constant: adopts the other operand's dtype
+  int64_t axis = -1; ///< Reduce/ExpandDims: axis; -1 with allAxes = everything
+  bool allAxes = false;   ///< Reduce over every axis
+  std::string local;      ///< Local: variable name
+  bool transpose = false; ///< ConvertLayout: the result is the operand's 2-D transpose
 };
 
-/// Kinds of statements.
-enum class StmtKind { Define, Assign, Store, For, If };
+/// Kinds of statements. The last three exist on the GPU path only (passes/PipelineLoads.cpp).
+enum class StmtKind {
+  Define,
+  Assign,
+  Store,
+  For,
+  If,
+  Barrier,     ///< all threads of the block wait for each other
+  AsyncCopy,   ///< if begin < end: start copying `value` (a staged ConvertLayout) to its stage
+  AsyncCommit, ///< closes the group of copies started since the last commit
+};
 
 /// A compile-time condition (on meta-parameters and constexpr scalars).
 struct Cond {
@@ -167,6 +178,9 @@ Value makeOffsets(int param, std::vector<Expr> subscripts, int64_t dim, TileType
 Value makeRand(Value seed, Value offsets);
 /// `x` in `layout` (GPU path; `transpose` swaps the two dimensions on the way).
 Value makeConvertLayout(Value x, LayoutRef layout, bool transpose);
+/// `load` copied into a pipelined shared buffer (`staged`) for `iteration` of a loop starting
+/// at `first` (`transpose`: the shared tile is the load's transpose).
+Value makeStagedCopy(Value load, LayoutRef staged, bool transpose, Expr iteration, Expr first);
 /// `v` with its layout replaced (GPU path: a value materialized directly in a layout).
 Value withLayout(const Value &v, LayoutRef layout, std::vector<Value> operands);
 
@@ -175,6 +189,16 @@ Stmt makeAssign(const std::string &name, Value v);
 Stmt makeStore(int param, std::vector<Expr> subscripts, Value v);
 Stmt makeFor(const std::string &index, Expr begin, Expr end, Expr step, std::vector<Stmt> body);
 Stmt makeIf(Cond cond, std::vector<Stmt> then, std::vector<Stmt> orelse);
+/// GPU: a block-wide barrier.
+Stmt makeBarrier();
+/// GPU: when `iteration < end`, start the copy `staged` (a ConvertLayout of a load into a
+/// pipelined shared buffer, for that iteration).
+Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end);
+/// GPU: close the group of asynchronous copies started since the last commit.
+Stmt makeAsyncCommit();
+/// GPU: the stage of a pipelined shared buffer (`layout`) holding the copy for `iteration` of
+/// a loop starting at `first`, once that copy has completed.
+Value makeSharedStage(TileType type, Expr iteration, Expr first);
 
 /// NumPy broadcasting of two shapes; throws TypeError when they are incompatible.
 std::vector<Expr> broadcastShapes(const std::vector<Expr> &a, const std::vector<Expr> &b);

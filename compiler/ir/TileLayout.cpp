@@ -17,7 +17,11 @@ std::string TileLayout::str() const {
     return "#slice<" + parent->str() + ", dim=" + std::to_string(dim) + ">";
   case Kind::Shared:
     return "#shared<offset=" + (offset < 0 ? std::string("?") : std::to_string(offset)) +
-           ", pad=16B" + (transposed ? ", transposed" : "") + ">";
+           ", pad=16B" + (transposed ? ", transposed" : "") +
+           (buffer >= 0 ? ", buffer=" + std::to_string(buffer) + ", stages=" +
+                              std::to_string(stages) + "x" + std::to_string(stageBytes) + "B"
+                        : std::string()) +
+           ">";
   }
   return "#?";
 }
@@ -50,7 +54,8 @@ bool sameLayout(const LayoutRef &a, const LayoutRef &b) {
     return !a && !b;
   return a->kind == b->kind && a->threads == b->threads && a->warpsM == b->warpsM &&
          a->warpsN == b->warpsN && sameLayout(a->parent, b->parent) && a->dim == b->dim &&
-         a->kWidth == b->kWidth && a->offset == b->offset && a->transposed == b->transposed;
+         a->kWidth == b->kWidth && a->offset == b->offset && a->transposed == b->transposed &&
+         a->buffer == b->buffer && a->stages == b->stages && a->stageBytes == b->stageBytes;
 }
 
 std::string layoutString(const LayoutRef &l) { return l ? l->str() : "#blocked"; }
@@ -90,6 +95,18 @@ LayoutRef sharedLayout(int64_t offset, bool transposed) {
   l.kind = TileLayout::Kind::Shared;
   l.offset = offset;
   l.transposed = transposed;
+  return std::make_shared<const TileLayout>(l);
+}
+
+LayoutRef pipelinedLayout(int buffer, int stages, int64_t stageBytes, int64_t offset,
+                          bool transposed) {
+  TileLayout l;
+  l.kind = TileLayout::Kind::Shared;
+  l.offset = offset;
+  l.transposed = transposed;
+  l.buffer = buffer;
+  l.stages = stages;
+  l.stageBytes = stageBytes;
   return std::make_shared<const TileLayout>(l);
 }
 

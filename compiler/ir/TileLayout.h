@@ -39,6 +39,9 @@ struct TileLayout {
   int kWidth = 0;          ///< DotA/DotB: consecutive k elements per register
   int64_t offset = -1;     ///< Shared: byte offset in the block's buffer (-1: not allocated yet)
   bool transposed = false; ///< Shared: the buffer holds the tile's transpose
+  int buffer = -1;         ///< Shared: a pipelined buffer's id (-1: one statement's tile)
+  int stages = 1;          ///< Shared: stages of a pipelined buffer
+  int64_t stageBytes = 0;  ///< Shared: bytes of one stage
 
   /// IR notation: `#blocked<256>`, `#mma<8x1>`, `#dot_a<#mma<8x1>, k=2>`,
   /// `#slice<#mma<8x1>, dim=1>`, `#shared<offset=0, pad=16B>` (`, transposed`).
@@ -59,5 +62,8 @@ LayoutRef mmaLayout(int warpsM, int warpsN);
 LayoutRef dotOperandLayout(const LayoutRef &parent, int operand, int kWidth);
 LayoutRef sliceLayout(const LayoutRef &parent, int dim);
 LayoutRef sharedLayout(int64_t offset, bool transposed);
+/// Stage buffers of a pipelined copy: `stages` × `stageBytes` at `offset` (-1 until allocated).
+LayoutRef pipelinedLayout(int buffer, int stages, int64_t stageBytes, int64_t offset,
+                          bool transposed);
 
 } // namespace ntc::kir

@@ -14,6 +14,7 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 namespace ntc::passes {
@@ -45,6 +46,8 @@ int64_t scratchOf(const Value &v, int threads) {
   int64_t n = numel(v->type.shape);
   const bool laidOut = v->type.layout != nullptr;
   switch (v->kind) {
+  case ValueKind::SharedStage:
+    return 0;
   case ValueKind::ConvertLayout:
     if (isShared(v->type.layout) || inRegisters(v))
       return 0;
@@ -81,10 +84,11 @@ int64_t scratchOf(const Value &v, int threads) {
   }
 }
 
-/// Rebuilds values with the shared tiles of one statement at their offsets.
+/// Rebuilds values with the shared tiles of one statement at their offsets (pipelined
+/// buffers at theirs, from `buffers`).
 class Placer {
 public:
-  explicit Placer(int64_t base) : next_(base) {}
+  Placer(int64_t base, const std::map<int, int64_t> &buffers) : next_(base), buffers_(buffers) {}
 
   Value place(const Value &v) {
     if (auto it = done_.find(v.get()); it != done_.end())
@@ -96,7 +100,14 @@ public:
       changed = changed || ops.back() != o;
     }
     Value r = v;
-    if (v->kind == ValueKind::ConvertLayout && isShared(v->type.layout)) {
+    const LayoutRef &l = v->type.layout;
+    if (isShared(l) && l->buffer >= 0) {
+      ValueNode n = *v;
+      n.type.layout = pipelinedLayout(l->buffer, l->stages, l->stageBytes, buffers_.at(l->buffer),
+                                      l->transposed);
+      n.operands = ops;
+      r = std::make_shared<const ValueNode>(std::move(n));
+    } else if (v->kind == ValueKind::ConvertLayout && isShared(v->type.layout)) {
       int64_t offset = next_;
       next_ += sharedTileBytes(v->type.dtype, v->type.shape, v->type.layout->transposed);
       r = withLayout(v, sharedLayout(offset, v->type.layout->transposed), ops);
@@ -111,13 +122,15 @@ public:
 
 private:
   int64_t next_;
+  const std::map<int, int64_t> &buffers_;
   std::unordered_map<const ValueNode *, Value> done_;
 };
 
-std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base, int64_t &end) {
+std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
+                             const std::map<int, int64_t> &buffers, int64_t &end) {
   std::vector<Stmt> out;
   for (const Stmt &s : body) {
-    Placer placer(base);
+    Placer placer(base, buffers);
     switch (s->kind) {
     case StmtKind::Define:
       out.push_back(makeDefine(s->var, placer.place(s->value)));
@@ -129,11 +142,19 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base, int64_
       out.push_back(makeStore(s->param, s->subscripts, placer.place(s->value)));
       break;
     case StmtKind::For:
-      out.push_back(makeFor(s->var, s->begin, s->end, s->step, placeStmts(s->body, base, end)));
+      out.push_back(
+          makeFor(s->var, s->begin, s->end, s->step, placeStmts(s->body, base, buffers, end)));
       break;
     case StmtKind::If:
-      out.push_back(
-          makeIf(s->cond, placeStmts(s->body, base, end), placeStmts(s->orelse, base, end)));
+      out.push_back(makeIf(s->cond, placeStmts(s->body, base, buffers, end),
+                           placeStmts(s->orelse, base, buffers, end)));
+      break;
+    case StmtKind::AsyncCopy:
+      out.push_back(makeAsyncCopy(placer.place(s->value), s->begin, s->end));
+      break;
+    case StmtKind::Barrier:
+    case StmtKind::AsyncCommit:
+      out.push_back(s);
       break;
     }
     end = std::max(end, placer.end());
@@ -161,9 +182,19 @@ SharedPlan allocateShared(const kir::Function &laidOut, int threads, const GpuTa
   forEachValue(laidOut.body,
                [&](const Value &v) { scratch = std::max(scratch, scratchOf(v, threads)); });
   plan.scratchBytes = scratch == 0 ? 0 : scratch + 64;
-  int64_t end = plan.scratchBytes;
+  // Pipelined stage buffers, each its own region after the scratch.
+  std::map<int, int64_t> buffers;
+  int64_t base = align16(plan.scratchBytes);
+  forEachValue(laidOut.body, [&](const Value &v) {
+    const LayoutRef &l = v->type.layout;
+    if (isShared(l) && l->buffer >= 0 && !buffers.count(l->buffer)) {
+      buffers[l->buffer] = base;
+      base += align16(l->stages * l->stageBytes);
+    }
+  });
+  int64_t end = buffers.empty() ? plan.scratchBytes : base;
   plan.function = laidOut;
-  plan.function.body = placeStmts(laidOut.body, align16(plan.scratchBytes), end);
+  plan.function.body = placeStmts(laidOut.body, base, buffers, end);
   plan.totalBytes = end;
   return plan;
 }

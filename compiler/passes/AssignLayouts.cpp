@@ -175,6 +175,7 @@ private:
     case ValueKind::Load:
     case ValueKind::Rand:
     case ValueKind::ConvertLayout:
+    case ValueKind::SharedStage:
       return blocked;
     case ValueKind::Local:
       return localLayout(v->local);
@@ -256,6 +257,11 @@ private:
         break;
       case StmtKind::If:
         out.push_back(makeIf(s->cond, lowerStmts(s->body), lowerStmts(s->orelse)));
+        break;
+      case StmtKind::Barrier:
+      case StmtKind::AsyncCopy:
+      case StmtKind::AsyncCommit:
+        out.push_back(s); // made later, by pipeline-loads
         break;
       }
     }
@@ -361,7 +367,8 @@ private:
       return withLayout(v, nullptr, {lower(ops[0], nullptr), lower(ops[1], nullptr)});
     case ValueKind::Trans:
     case ValueKind::Rand:
-    case ValueKind::ConvertLayout: {
+    case ValueKind::ConvertLayout:
+    case ValueKind::SharedStage: {
       std::vector<Value> lowered;
       for (const Value &o : ops)
         lowered.push_back(lower(o, nullptr));

@@ -117,6 +117,9 @@ int registerChunk(const Access &access, int threads);
 /// Elements per chunk of dot_loop's operand copies (16 bytes of float16/bfloat16).
 inline constexpr int kDotLoopChunk = 8;
 
+/// Elements of the 16-byte chunks that pipelined copies (AsyncCopy) move at once.
+inline int asyncCopyChunk(DType t) { return 16 / dtypeBytes(t); }
+
 /// A launch-time condition of the vector variant: parameter `param` (an index into
 /// spec.params) must pass ntc::rt::vector_ready(dim, width).
 struct VectorCondition {
@@ -151,6 +154,10 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTar
 /// returned unchanged (everything blocked).
 kir::Function assignLayouts(const kir::Function &specialized, int threads, const GpuTarget &gpu);
 
+/// pipeline-loads (GPU): in loops of step 1, the copies of loads into shared memory start one
+/// iteration ahead into two-stage buffers (asynchronous copies; see PipelineLoads.cpp).
+kir::Function pipelineLoads(const kir::Function &laidOut);
+
 /// The shared memory of one program on the GPU.
 struct SharedPlan {
   kir::Function function;   ///< the function with every shared-memory tile at its offset
@@ -159,8 +166,9 @@ struct SharedPlan {
 };
 
 /// allocate-shared (GPU): sizes the scratch region of the operations that communicate through
-/// shared memory (the largest one), then places the tiles that live in shared memory after it;
-/// such a tile lives within its statement, so statements reuse the same addresses.
+/// shared memory (the largest one), then places the stage buffers of pipelined copies after it
+/// (each its own region, live across its loop), then the tiles that live in shared memory
+/// within one statement (statements reuse the same addresses).
 SharedPlan allocateShared(const kir::Function &laidOut, int threads, const GpuTarget &gpu);
 
 /// Bytes of a tile of `dtype` and 2-D `shape` resident in shared memory (rows padded by 16

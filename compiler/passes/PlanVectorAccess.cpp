@@ -98,6 +98,12 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
         visitAccess((*v)->param, (*v)->subscripts, kDotLoopChunk);
       return false;
     }
+    // Pipelined copies into shared memory move 16-byte chunks (see the CUDA printer).
+    if (s->kind == kir::StmtKind::AsyncCopy) {
+      const kir::Value &load = s->value->operands[0];
+      visitAccess(load->param, load->subscripts, asyncCopyChunk(load->type.dtype));
+      return true;
+    }
     if (s->value)
       kir::forEachValue(s->value, [&](const kir::Value &v) {
         if (v->kind == kir::ValueKind::Load)

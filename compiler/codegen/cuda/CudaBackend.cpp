@@ -52,13 +52,13 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
   emitArgsStruct(f, "cuda", os);
   for (const auto &[values, unlaid] : k.specializations) {
     Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid), 0, {}};
-    passes::SharedPlan shared =
-        passes::allocateShared(passes::assignLayouts(unlaid, p.threads, gpu), p.threads, gpu);
+    passes::SharedPlan shared = passes::allocateShared(
+        passes::pipelineLoads(passes::assignLayouts(unlaid, p.threads, gpu)), p.threads, gpu);
     const kir::Function &specialized = shared.function;
     p.smem = shared.totalBytes;
     if (trace) {
-      *trace << "// -----// IR after assign-layouts and allocate-shared (" << p.name << ", "
-             << p.threads << " threads, scratch " << shared.scratchBytes << " bytes, total "
+      *trace << "// -----// IR after assign-layouts, pipeline-loads and allocate-shared (" << p.name
+             << ", " << p.threads << " threads, scratch " << shared.scratchBytes << " bytes, total "
              << shared.totalBytes << " bytes) //----- //\n"
              << kir::print(specialized);
     }

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <ntc/device/dot.cuh>
+#include <ntc/device/gemm.cuh>
 #include <ntc/device/mma_layout.cuh>
 #include <ntc/device/reduce.cuh>
 #include <ntc/device/tile.cuh>
@@ -483,6 +484,85 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
   return r;
 }
 
+// --- pipelined copies
+// -----------------------------------------------------------------------------
+
+/// A block-wide barrier.
+__device__ inline void barrier() { __syncthreads(); }
+
+/// Closes the group of asynchronous copies started since the last commit (sm_80+).
+__device__ inline void async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  ::ntc::dev::detail::cp_async_commit();
+#endif
+}
+
+/// The width (elements) of the chunks async_copy moves at once; 0: element by element.
+template <int W> struct chunk_width {};
+
+/// Starts copying the R×C tile of shape S whose element at index I is base[offset(I)] (`fill`
+/// where masked) into the shared buffer at byte `byte_offset` (row-major, rows padded by 16
+/// bytes: the layout of SharedTile). With Chunk > 0, chunks of Chunk elements (16 bytes) that
+/// chunk(I) reports in bounds go by cp.async (the dispatcher checked they are contiguous and
+/// aligned); everything else is copied by the calling threads at once. Complete it with
+/// async_commit and shared_stage.
+template <class T, class S, int Th, int Chunk, class F, class G>
+__device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *base, T fill,
+                                  chunk_width<Chunk>, F offset, G chunk) {
+  static_assert(S::rank == 2, "ntc::dev::async_copy: 2-D tiles only");
+  constexpr int R = S::dim(0), C = S::dim(1), pitch = C + 16 / int(sizeof(T));
+  T *buffer = smem.as<T>(byte_offset);
+  const int tid = int(threadIdx.x);
+  if constexpr (Chunk > 0) {
+    static_assert(Chunk * int(sizeof(T)) == 16 && C % Chunk == 0,
+                  "ntc::dev::async_copy: 16-byte chunks that divide the rows");
+    constexpr int per_row = C / Chunk, chunks = R * per_row;
+#pragma unroll
+    for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
+      const int c = i * Th + tid;
+      if (chunks % Th != 0 && c >= chunks)
+        break;
+      const int row = c / per_row, col = (c % per_row) * Chunk;
+      int index[2] = {row, col};
+      T *dst = buffer + row * pitch + col;
+      const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      if (first != masked) {
+        ::ntc::dev::detail::cp_async_16(dst, base + first);
+        continue;
+      }
+#else
+      (void)first;
+#endif
+#pragma unroll
+      for (int j = 0; j < Chunk; ++j) {
+        index[1] = col + j;
+        const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+        dst[j] = off != masked ? base[off] : fill;
+      }
+    }
+  } else {
+    (void)chunk;
+    for (int e = tid; e < R * C; e += Th) {
+      int index[2] = {e / C, e % C};
+      const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+      buffer[index[0] * pitch + index[1]] = off != masked ? base[off] : fill;
+    }
+  }
+}
+
+/// The stage at byte `byte_offset` once the copies of every group but the newest have completed
+/// and every thread's are visible: a SharedTile of shape S (Transposed: the buffer holds its
+/// transpose).
+template <class T, class S, bool Transposed>
+__device__ inline SharedTile<T, S, Transposed> shared_stage(Smem smem, std::size_t byte_offset) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  ::ntc::dev::detail::cp_async_wait<1>();
+#endif
+  __syncthreads();
+  return SharedTile<T, S, Transposed>{smem.as<T>(byte_offset)};
+}
+
 // --- reductions ---------------------------------------------------------------------------------
 
 namespace detail {
@@ -554,6 +634,36 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
   return r;
 }
 
+/// max/min of floating-point values without the position (argmax needs extreme_reduce): the
+/// same results (NaN wins, else the extreme), one comparison per element.
+template <class T, bool Max> struct value_extreme {
+  using R = T;
+  using State = T;
+  using Stage = T;
+  __device__ static State identity() {
+    return ::ntc::dev::convert<T>(Max ? -__int_as_float(0x7f800000) : __int_as_float(0x7f800000));
+  }
+  __device__ static Stage stage(T value) { return value; }
+  __device__ static State init(Stage x, int) { return x; }
+  __device__ static State combine(State a, State b) {
+    const auto x = ::ntc::dev::widen(a), y = ::ntc::dev::widen(b);
+    if (x != x)
+      return a;
+    if (y != y)
+      return b;
+    return (Max ? x < y : y < x) ? b : a;
+  }
+  __device__ static State shfl(State s, int mask) {
+    return ::ntc::dev::detail::shfl_xor_bits(s, mask);
+  }
+  __device__ static R result(State s) { return s; }
+};
+
+/// The operation of max (Max) or min over T: value_extreme for floating types.
+template <class T, bool Max>
+using extreme_value_t =
+    std::conditional_t<is_floating_v<T>, value_extreme<T, Max>, extreme_reduce<T, Max, false>>;
+
 } // namespace detail
 
 /// Shared-memory bytes of an axis reduction of an Mma tile (partials of the warps along it).
@@ -572,13 +682,13 @@ __device__ inline auto sum(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
 template <int Axis, class T, class S, int WM, int WN>
 __device__ inline auto max(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
   constexpr int a = detail::normalize_axis<Axis, 2>();
-  return detail::reduce_mma<a, detail::extreme_reduce<T, true, false>>(t, smem);
+  return detail::reduce_mma<a, detail::extreme_value_t<T, true>>(t, smem);
 }
 /// Minimum over Axis of an Mma tile (NaN wins), in the Slice layout.
 template <int Axis, class T, class S, int WM, int WN>
 __device__ inline auto min(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
   constexpr int a = detail::normalize_axis<Axis, 2>();
-  return detail::reduce_mma<a, detail::extreme_reduce<T, false, false>>(t, smem);
+  return detail::reduce_mma<a, detail::extreme_value_t<T, false>>(t, smem);
 }
 /// Index of the maximum over Axis of an Mma tile.
 template <int Axis, class T, class S, int WM, int WN>
@@ -645,24 +755,40 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr> &b, Sm
       for (int q = 0; q < 4; ++q)
         af[mi][q] = detail::pack_half2(a.v[(mi * KT + kk) * 8 + 2 * q],
                                        a.v[(mi * KT + kk) * 8 + 2 * q + 1]);
+        // B fragments two at a time (ldmatrix.x4: fragments ni and ni + 1), the last one alone.
 #pragma unroll
-    for (int ni = 0; ni < Map::NT; ++ni) {
+    for (int ni = 0; ni < Map::NT; ni += 2) {
       const int n0 = wn * (N / WN) + ni * 8;
-      uint32_t bf[2];
-      if constexpr (Tr) { // buffer rows are n: plain ldmatrix, matrices at k and k + 8
+      uint32_t bf[2][2];
+      if (ni + 1 < Map::NT) {
+        uint32_t r4[4];
+        if constexpr (Tr) { // buffer rows are n: matrices (n, k), (n, k + 8), (n + 8, k), ...
+          detail::ldmatrix_x4(r4, b.ptr + (n0 + lane % 8 + 8 * (lane / 16)) * pitch + kk * 16 +
+                                      8 * (lane / 8 % 2));
+        } else { // buffer rows are k: transposing, matrices (k, n), (k + 8, n), (k, n + 8), ...
+          detail::ldmatrix_x4_trans(r4,
+                                    b.ptr + (kk * 16 + lane % 16) * pitch + n0 + 8 * (lane / 16));
+        }
+        bf[0][0] = r4[0], bf[0][1] = r4[1], bf[1][0] = r4[2], bf[1][1] = r4[3];
+      } else if constexpr (Tr) { // buffer rows are n: plain ldmatrix, matrices at k and k + 8
         const int l = lane % 16;
-        detail::ldmatrix_x2(bf, b.ptr + (n0 + l % 8) * pitch + kk * 16 + 8 * (l / 8));
+        detail::ldmatrix_x2(bf[0], b.ptr + (n0 + l % 8) * pitch + kk * 16 + 8 * (l / 8));
       } else { // buffer rows are k: transposing ldmatrix
-        detail::ldmatrix_x2_trans(bf, b.ptr + (kk * 16 + lane % 16) * pitch + n0);
+        detail::ldmatrix_x2_trans(bf[0], b.ptr + (kk * 16 + lane % 16) * pitch + n0);
       }
 #pragma unroll
-      for (int mi = 0; mi < Map::MT; ++mi) {
-        float *acc = &r.v[(mi * Map::NT + ni) * 4];
-        float c[4] = {acc[0], acc[1], acc[2], acc[3]};
-        detail::mma_m16n8k16<T>(c, af[mi], bf);
+      for (int j = 0; j < 2; ++j) {
+        if (ni + j >= Map::NT)
+          break;
 #pragma unroll
-        for (int i = 0; i < 4; ++i)
-          acc[i] = c[i];
+        for (int mi = 0; mi < Map::MT; ++mi) {
+          float *acc = &r.v[(mi * Map::NT + ni + j) * 4];
+          float c[4] = {acc[0], acc[1], acc[2], acc[3]};
+          detail::mma_m16n8k16<T>(c, af[mi], bf[j]);
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            acc[i] = c[i];
+        }
       }
     }
   }
