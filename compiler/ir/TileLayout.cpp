@@ -91,11 +91,7 @@ LayoutRef sliceLayout(const LayoutRef &parent, int dim) {
 }
 
 LayoutRef sharedLayout(int64_t offset, bool transposed) {
-  TileLayout l;
-  l.kind = TileLayout::Kind::Shared;
-  l.offset = offset;
-  l.transposed = transposed;
-  return std::make_shared<const TileLayout>(l);
+  return pipelinedLayout(-1, 1, 0, offset, transposed);
 }
 
 LayoutRef pipelinedLayout(int buffer, int stages, int64_t stageBytes, int64_t offset,

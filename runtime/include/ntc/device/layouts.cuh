@@ -226,14 +226,7 @@ template <class T, class S, class L> inline constexpr bool is_ltile_v<LTile<T, S
 /// −a element-wise.
 template <class T, class S, class L>
 __device__ inline LTile<T, S, L> operator-(const LTile<T, S, L> &a) {
-  return ::ntc::dev::map(a, [](T x) -> T {
-    if constexpr (is_integer_v<T>)
-      return T(detail::wrap_t<T>(0) - detail::wrap_t<T>(x));
-    else if constexpr (std::is_same_v<T, bool>)
-      return x;
-    else
-      return ::ntc::dev::convert<T>(-::ntc::dev::widen(x));
-  });
+  return ::ntc::dev::map(a, detail::negate_fn{});
 }
 /// Logical not element-wise.
 template <class T, class S, class L>

@@ -703,17 +703,24 @@ __device__ inline auto operator>=(const X &a, const Y &b) {
   return detail::compare<detail::ge_op>(a, b);
 }
 
-/// −a element-wise (integers wrap; bool unchanged).
-template <class T, class S, int Th>
-__device__ inline Tile<T, S, Th> operator-(const Tile<T, S, Th> &a) {
-  return ::ntc::dev::map(a, [](T x) -> T {
+namespace detail {
+/// −x of one element (integers wrap; bool unchanged).
+struct negate_fn {
+  template <class T> __device__ T operator()(T x) const {
     if constexpr (is_integer_v<T>)
-      return T(detail::wrap_t<T>(0) - detail::wrap_t<T>(x));
+      return T(wrap_t<T>(0) - wrap_t<T>(x));
     else if constexpr (std::is_same_v<T, bool>)
       return x;
     else
       return ::ntc::dev::convert<T>(-::ntc::dev::widen(x));
-  });
+  }
+};
+} // namespace detail
+
+/// −a element-wise (integers wrap; bool unchanged).
+template <class T, class S, int Th>
+__device__ inline Tile<T, S, Th> operator-(const Tile<T, S, Th> &a) {
+  return ::ntc::dev::map(a, detail::negate_fn{});
 }
 /// +a.
 template <class T, class S, int Th>
