@@ -1,0 +1,50 @@
+// pipeline-loads (passes/PipelineLoads.cpp) starts a loop's copies into shared memory one
+// iteration ahead — but never the copy of a parameter that the loop also stores to: `inplace`
+// writes x[i] in the loop, so reading x[i + 1] early could see the value before that store
+// (x's blocks may overlap through strides); `readonly`'s loop only reads x and is pipelined.
+
+#include <ntc/dsl.hpp>
+
+constexpr nt::Symbol B = nt::block_size("B", 64, 64);
+
+// Each program owns a row of 64×64 blocks of x, w and y and walks it block by block.
+NT_ARRANGEMENT auto rows(nt::Tensor x, nt::Tensor w, nt::Tensor y) {
+  auto xa = x.tile({B, B}).tile({1, -1});
+  xa.dtype() = xa.dtype().squeeze(0);
+  auto wa = w.tile({B, B}).tile({1, -1});
+  wa.dtype() = wa.dtype().squeeze(0);
+  auto ya = y.tile({B, B}).tile({1, -1});
+  ya.dtype() = ya.dtype().squeeze(0);
+  return nt::arrange(xa, wa, ya);
+}
+
+NT_APPLICATION void inplace_application(nt::Tile x, nt::Tile w, nt::Tile y) {
+  for (int i = 0; i < x.shape(0); ++i) {
+    y[i] = ntl::dot(w[i], ntl::trans(x[i]));
+    x[i] = w[i];
+  }
+}
+
+NT_APPLICATION void readonly_application(nt::Tile x, nt::Tile w, nt::Tile y) {
+  for (int i = 0; i < x.shape(0); ++i)
+    y[i] = ntl::dot(w[i], ntl::trans(x[i]));
+}
+
+NT_KERNEL(inplace, rows, inplace_application, nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
+NT_KERNEL(readonly, rows, readonly_application, nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
+
+// GIR-LABEL: (ntc_inplace_program0,
+// GIR-NOT: async_copy
+// GIR: for i in range(0, ⌈x_size_1/64⌉, 1):
+// GIR-NEXT: store y[i] <- dot(convert_layout(load w[i] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x2>, k=2>, convert_layout(load x[i] : float16[64, 64], transpose) : float16[64, 64] #shared<offset=8256, pad=16B, transposed>)
+// GIR-NEXT: store x[i] <- load w[i]
+// GIR-LABEL: (ntc_readonly_program0,
+// GIR: async_copy if 0 < ⌈x_size_1/64⌉: convert_layout(load x[0] : float16[64, 64], transpose, iteration 0 from 0)
+// GIR-NEXT: async_commit
+// GIR-NEXT: for i in range(0, ⌈x_size_1/64⌉, 1):
+// GIR-NEXT: barrier
+// GIR-NEXT: async_copy if i + 1 < ⌈x_size_1/64⌉: convert_layout(load x[i + 1] : float16[64, 64], transpose, iteration i + 1 from 0)
+// GIR-NEXT: async_commit
+// GIR-NEXT: store y[i] <- dot(convert_layout(load w[i] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x2>, k=2>, shared_stage(iteration i from 0)
