@@ -651,6 +651,24 @@ void visitOnce(const Value &v, const std::function<void(const Value &)> &f,
 }
 } // namespace
 
+Value mapValue(const Value &v,
+               const std::function<Value(const Value &, const std::vector<Value> &)> &replace,
+               ValueMemo &memo) {
+  if (auto it = memo.find(v.get()); it != memo.end())
+    return it->second;
+  std::vector<Value> operands;
+  bool changed = false;
+  for (const Value &o : v->operands) {
+    operands.push_back(mapValue(o, replace, memo));
+    changed = changed || operands.back() != o;
+  }
+  Value r = replace(v, operands);
+  if (!r)
+    r = changed ? withLayout(v, v->type.layout, operands) : v;
+  memo.emplace(v.get(), r);
+  return r;
+}
+
 void forEachValue(const Value &v, const std::function<void(const Value &)> &f) {
   std::unordered_set<const ValueNode *> seen;
   visitOnce(v, f, seen);

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ntc::kir {
@@ -207,6 +208,17 @@ DType promote(const Value &a, const Value &b);
 
 /// Readable listing of a function (`--emit ir`).
 std::string print(const Function &f);
+
+/// Rewritten values by original node (see mapValue).
+using ValueMemo = std::unordered_map<const ValueNode *, Value>;
+
+/// `v` rebuilt bottom-up: the operands of each node are mapped first, then
+/// `replace(node, mappedOperands)` gives the node's replacement, or null to keep the node (rebuilt
+/// with the mapped operands when one of them changed). Each distinct node is mapped once per
+/// `memo`, so the rewrite is linear in the number of nodes.
+Value mapValue(const Value &v,
+               const std::function<Value(const Value &, const std::vector<Value> &)> &replace,
+               ValueMemo &memo);
 
 /// Calls `f` once on `v` and on every distinct value below it (operands after their first
 /// user): shared operands are visited once, so the walk is linear in the number of nodes.

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 namespace ntc::passes {
 
@@ -91,31 +90,24 @@ public:
   Placer(int64_t base, const std::map<int, int64_t> &buffers) : next_(base), buffers_(buffers) {}
 
   Value place(const Value &v) {
-    if (auto it = done_.find(v.get()); it != done_.end())
-      return it->second;
-    std::vector<Value> ops;
-    bool changed = false;
-    for (const Value &o : v->operands) {
-      ops.push_back(place(o));
-      changed = changed || ops.back() != o;
-    }
-    Value r = v;
-    const LayoutRef &l = v->type.layout;
-    if (isShared(l) && l->buffer >= 0) {
-      ValueNode n = *v;
-      n.type.layout = pipelinedLayout(l->buffer, l->stages, l->stageBytes, buffers_.at(l->buffer),
-                                      l->transposed);
-      n.operands = ops;
-      r = std::make_shared<const ValueNode>(std::move(n));
-    } else if (v->kind == ValueKind::ConvertLayout && isShared(v->type.layout)) {
-      int64_t offset = next_;
-      next_ += sharedTileBytes(v->type.dtype, v->type.shape, v->type.layout->transposed);
-      r = withLayout(v, sharedLayout(offset, v->type.layout->transposed), ops);
-    } else if (changed) {
-      r = withLayout(v, v->type.layout, ops);
-    }
-    done_.emplace(v.get(), r);
-    return r;
+    return mapValue(
+        v,
+        [&](const Value &node, const std::vector<Value> &operands) -> Value {
+          const LayoutRef &l = node->type.layout;
+          if (!isShared(l))
+            return nullptr;
+          if (l->buffer >= 0)
+            return withLayout(node,
+                              pipelinedLayout(l->buffer, l->stages, l->stageBytes,
+                                              buffers_.at(l->buffer), l->transposed),
+                              operands);
+          if (node->kind != ValueKind::ConvertLayout)
+            return nullptr;
+          int64_t offset = next_;
+          next_ += sharedTileBytes(node->type.dtype, node->type.shape, l->transposed);
+          return withLayout(node, sharedLayout(offset, l->transposed), operands);
+        },
+        done_);
   }
 
   int64_t end() const { return next_; }
@@ -123,7 +115,7 @@ public:
 private:
   int64_t next_;
   const std::map<int, int64_t> &buffers_;
-  std::unordered_map<const ValueNode *, Value> done_;
+  ValueMemo done_;
 };
 
 std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,

@@ -166,32 +166,25 @@ private:
     }
   }
 
+  /// `v` with the pipelined copies of the current loop replaced by their stages.
   Value value(const Value &v) {
-    if (auto it = memo_.find(v.get()); it != memo_.end())
-      return it->second;
-    Value r = v;
-    if (auto it = replaced_.find(v.get()); it != replaced_.end()) {
-      TileType type = v->type;
-      type.layout = it->second;
-      r = makeSharedStage(type, iteration_, first_);
-    } else {
-      std::vector<Value> ops;
-      bool changed = false;
-      for (const Value &o : v->operands) {
-        ops.push_back(value(o));
-        changed = changed || ops.back() != o;
-      }
-      if (changed)
-        r = withLayout(v, v->type.layout, ops);
-    }
-    memo_.emplace(v.get(), r);
-    return r;
+    return mapValue(
+        v,
+        [&](const Value &node, const std::vector<Value> &) -> Value {
+          auto it = replaced_.find(node.get());
+          if (it == replaced_.end())
+            return nullptr;
+          TileType type = node->type;
+          type.layout = it->second;
+          return makeSharedStage(type, iteration_, first_);
+        },
+        memo_);
   }
 
   const Function &f_;
   int nextBuffer_ = 0;
   std::unordered_map<const ValueNode *, LayoutRef> replaced_;
-  std::unordered_map<const ValueNode *, Value> memo_;
+  ValueMemo memo_;
   Expr first_, iteration_;
 };
 
