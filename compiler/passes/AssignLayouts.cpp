@@ -42,6 +42,16 @@ int64_t numel(const TileType &t) {
 
 bool isHalf(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
+/// True for a product of two 2-D float16 (or two bfloat16) tiles accumulating float: the
+/// element types and ranks mma.sync m16n8k16 takes.
+bool tensorCoreTypes(const Value &v) {
+  if (v->kind != ValueKind::Dot)
+    return false;
+  const Value &a = v->operands[0], &b = v->operands[1];
+  return a->type.shape.size() == 2 && b->type.shape.size() == 2 &&
+         v->type.dtype == DType::Float32 && a->type.dtype == b->type.dtype && isHalf(a->type.dtype);
+}
+
 /// The layout of a value during inference: Free values can be materialized in any layout.
 struct Abstract {
   enum Kind { Free, Blocked, Layout, Conflict };
@@ -131,12 +141,9 @@ private:
   }
 
   bool eligibleDot(const Value &v) const {
-    if (!mma_ || v->kind != ValueKind::Dot)
+    if (!mma_ || !tensorCoreTypes(v))
       return false;
     const Value &a = v->operands[0], &b = v->operands[1];
-    if (a->type.shape.size() != 2 || b->type.shape.size() != 2 || v->type.dtype != DType::Float32 ||
-        a->type.dtype != b->type.dtype || !isHalf(a->type.dtype))
-      return false;
     int64_t m = a->type.shape[0].constValue(), k = a->type.shape[1].constValue(),
             n = b->type.shape[1].constValue();
     return m % (16 * mma_->warpsM) == 0 && k % 16 == 0 && n % (8 * mma_->warpsN) == 0;
@@ -191,8 +198,10 @@ private:
     }
     case ValueKind::Reduce: {
       Abstract x = infer(v->operands[0]);
-      if (v->allAxes || x.kind == Abstract::Free)
-        return v->allAxes ? blocked : x;
+      if (v->allAxes)
+        return blocked;
+      if (x.kind == Abstract::Free)
+        return x;
       if (x.kind == Abstract::Layout && x.layout->kind == TileLayout::Kind::Mma)
         return {Abstract::Layout, sliceLayout(x.layout, static_cast<int>(v->axis))};
       return blocked;
@@ -432,10 +441,7 @@ kir::Function assignLayouts(const kir::Function &specialized, int threads, const
       return false;
     if (s->value)
       forEachValue(s->value, [&](const Value &v) {
-        const Value *a = v->kind == ValueKind::Dot ? &v->operands[0] : nullptr;
-        if (a && (*a)->type.shape.size() == 2 && v->operands[1]->type.shape.size() == 2 &&
-            isHalf((*a)->type.dtype) && (*a)->type.dtype == v->operands[1]->type.dtype &&
-            v->type.dtype == DType::Float32)
+        if (tensorCoreTypes(v))
           dots.push_back(v);
       });
     return true;
