@@ -171,6 +171,11 @@ private:
 
   Abstract compute(const Value &v) {
     static const Abstract blocked{Abstract::Blocked, nullptr};
+    // Every operand is inferred, whatever this value makes of it: a product anywhere below
+    // (under a one-element operand, a full reduction, a random-number seed) may demand a layout
+    // for a local, and that must be known before any statement is lowered.
+    for (const Value &o : v->operands)
+      infer(o);
     switch (v->kind) {
     case ValueKind::Full:
     case ValueKind::Arange:
@@ -229,8 +234,6 @@ private:
       return x.kind == Abstract::Free ? x : blocked;
     }
     case ValueKind::Dot:
-      for (const Value &o : v->operands)
-        infer(o);
       if (!eligibleDot(v))
         return blocked;
       // A local used as the A operand is kept in the operand's layout (converted once where

@@ -31,6 +31,16 @@ NT_ARRANGEMENT auto whole(nt::Tensor a, nt::Tensor b, nt::Tensor c) {
 
 NT_APPLICATION void product(nt::Tile a, nt::Tile b, nt::Tile c) { c = ntl::dot(a, b); }
 
+// The product hides under a reduction to one element: its A operand, a local, still gets the
+// operand layout where it is assigned (it used to be found only while lowering, after the
+// local's definition had been lowered blocked: the generated code did not compile).
+NT_APPLICATION void hidden_product(nt::Tile a, nt::Tile b, nt::Tile c) {
+  auto x = a * 2;
+  c = a + ntl::sum(ntl::dot(x, b));
+}
+
+NT_KERNEL(hidden, whole, hidden_product, nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16));
 NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16));
 NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
@@ -63,6 +73,10 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // GIR-LABEL: (ntc_attn32_program0,
 // GIR-NOT: #mma
 // GIR-NOT: #shared
+// GIR-LABEL: (ntc_hidden_program0,
+// GIR-NEXT: kernel hidden(
+// GIR-NEXT: %x = convert_layout(mul(load a[] : float16[64, 64], 2 : int32[]) : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x2>, k=2>
+// GIR-NEXT: store c[] <- add(load a[] : float16[64, 64], sum(convert_layout(dot(%x : float16[64, 64] #dot_a<#mma<4x2>, k=2>,
 // GIR-LABEL: (ntc_product_f16_program0, 256 threads
 // GIR: store c[] <- dot(convert_layout(load a[] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x2>, k=2>, convert_layout(load b[] : float16[64, 64]) : float16[64, 64] #shared<offset={{[0-9]+}}, pad=16B>) : float32[64, 64] #mma<4x2>
 // GIR-LABEL: (ntc_product_f32_program0,
@@ -88,3 +102,4 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // The vector twin copies 16-byte chunks with cp.async.
 // CU-LABEL: ntc_attn_program0_vec(
 // CU: ntc::dev::chunk_width<8>{},
+
