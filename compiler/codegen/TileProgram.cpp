@@ -18,6 +18,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace ntc::codegen {
@@ -99,14 +100,6 @@ private:
     for (const Expr &e : shape)
       s.push_back(e.constValue());
     return s;
-  }
-
-  /// The library's shape type of a constant shape (`ntc::dev::Shape<64, 128>`).
-  std::string shapeSpelling(const std::vector<Expr> &shape) const {
-    std::string s = ns_ + "::Shape<";
-    for (size_t i = 0; i < shape.size(); ++i)
-      s += (i ? ", " : "") + std::to_string(shape[i].constValue());
-    return s + ">";
   }
 
   /// `ns::fn<T...>(` for a creation function of a tile of this element type, shape and
@@ -533,7 +526,7 @@ private:
     }
     case ValueKind::SharedStage: {
       const LayoutRef &l = v->type.layout;
-      return {ns_ + "::shared_stage<" + T + ", " + shapeSpelling(v->type.shape) + ", " +
+      return {ns_ + "::shared_stage<" + T + ", " + d_.shapeType(constShape(v->type.shape)) + ", " +
                   (l->transposed ? "true" : "false") + ">(ntc_smem, " +
                   stageOffset(l, v->integer, v->integer2) + ")",
               true};
@@ -608,6 +601,10 @@ private:
 };
 
 } // namespace
+
+std::string Dialect::shapeType(const std::vector<int64_t> &) const {
+  throw std::logic_error("internal error: " + ns() + " has no compile-time shape types");
+}
 
 void emitProgram(const kir::Function &specialized, const passes::GridInfo &grid,
                  const std::string &name, const Dialect &dialect, std::ostringstream &os) {

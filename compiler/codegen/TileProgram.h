@@ -36,6 +36,9 @@ public:
   /// The library's spelling of a layout (null: the blocked layout); empty where the library
   /// has only one layout.
   virtual std::string layoutType(const kir::LayoutRef &) const { return ""; }
+  /// The library's compile-time shape type (`ntc::dev::Shape<64, 128>`); only libraries with
+  /// shared-memory tiles (the GPU) have one.
+  virtual std::string shapeType(const std::vector<int64_t> &shape) const;
   /// Extra trailing argument of operations that communicate between threads.
   virtual std::string scratch() const = 0;
   /// True when operands of elementwise operations must be broadcast explicitly.

@@ -9,20 +9,16 @@
 
 namespace ntc::codegen {
 
-namespace {
+std::string CudaDialect::ns() const { return "ntc::dev"; }
+std::string CudaDialect::element(DType t) const { return elementType(t, "cuda"); }
+std::string CudaDialect::laneIndexType() const { return "int"; }
 
-std::string shapeType(const std::vector<int64_t> &shape) {
+std::string CudaDialect::shapeType(const std::vector<int64_t> &shape) const {
   std::string s = "ntc::dev::Shape<";
   for (size_t i = 0; i < shape.size(); ++i)
     s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + ">";
 }
-
-} // namespace
-
-std::string CudaDialect::ns() const { return "ntc::dev"; }
-std::string CudaDialect::element(DType t) const { return elementType(t, "cuda"); }
-std::string CudaDialect::laneIndexType() const { return "int"; }
 
 std::string CudaDialect::layoutType(const kir::LayoutRef &layout) const {
   return layout ? layout->deviceType() : "ntc::dev::Blocked<" + std::to_string(threads_) + ">";

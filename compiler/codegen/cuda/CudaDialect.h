@@ -22,6 +22,7 @@ public:
                        const std::vector<int64_t> &shape,
                        const kir::LayoutRef &layout) const override;
   std::string layoutType(const kir::LayoutRef &layout) const override;
+  std::string shapeType(const std::vector<int64_t> &shape) const override;
   std::string scratch() const override;
   bool explicitBroadcast() const override;
   std::string withAxis(const std::string &op, const std::string &x, int64_t axis,
