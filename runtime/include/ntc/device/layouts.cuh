@@ -208,14 +208,8 @@ template <class T, class S, class L> struct LTile {
     coord(s, index);
     return S::ravel(index);
   }
-  /// The tile converted to element type U.
-  template <class U> __device__ LTile<U, S, L> to() const {
-    LTile<U, S, L> r;
-#pragma unroll
-    for (int s = 0; s < Slots; ++s)
-      r.v[s] = ::ntc::dev::convert<U>(v[s]);
-    return r;
-  }
+  /// The tile converted to element type U (see cast()).
+  template <class U> __device__ LTile<U, S, L> to() const { return ::ntc::dev::cast<U>(*this); }
 };
 
 /// True for LTile<...>.
@@ -350,10 +344,9 @@ template <class T, class S> NTC_DEV_HD constexpr std::size_t convert_smem_bytes(
 
 namespace detail {
 
-/// The tile's elements written to buffer[ravel(index)] (Transpose: ravel of the swapped
-/// 2-D index); each element once.
-template <bool Transpose, class X>
-__device__ inline void scatter(const X &x, element_t<X> *buffer) {
+/// The tile's elements (blocked or layout-typed) written to buffer[at(index)], each once.
+template <class X, class At>
+__device__ inline void scatter(const X &x, element_t<X> *buffer, At at) {
   using S = typename X::shape;
 #pragma unroll
   for (int s = 0; s < x.Slots; ++s)
@@ -363,10 +356,7 @@ __device__ inline void scatter(const X &x, element_t<X> *buffer) {
         x.coord(s, index);
       else
         S::unravel(x.linear(s), index);
-      if constexpr (Transpose)
-        buffer[index[1] * S::dim(0) + index[0]] = x.v[s];
-      else
-        buffer[S::ravel(index)] = x.v[s];
+      buffer[at(static_cast<const int *>(index))] = x.v[s];
     }
 }
 
@@ -401,7 +391,12 @@ __device__ inline auto convert_layout(const X &x, Smem smem) {
   } else {
     T *buffer = smem.as<T>();
     __syncthreads();
-    detail::scatter<Transpose>(x, buffer);
+    detail::scatter(x, buffer, [](const int *i) {
+      if constexpr (Transpose)
+        return i[1] * S::dim(0) + i[0];
+      else
+        return S::ravel(i);
+    });
     __syncthreads();
     if constexpr (std::is_same_v<L2, Blocked<L2::threads>>) {
       Tile<T, S2, L2::threads> r;
@@ -463,16 +458,7 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
   SharedTile<T, S2, Transpose> r{smem.as<T>(Offset)};
   constexpr int pitch = SharedTile<T, S2, Transpose>::pitch;
   __syncthreads();
-#pragma unroll
-  for (int s = 0; s < x.Slots; ++s)
-    if (x.owns(s)) {
-      int index[2] = {};
-      if constexpr (is_ltile_v<X>)
-        x.coord(s, index);
-      else
-        S::unravel(x.linear(s), index);
-      r.ptr[index[0] * pitch + index[1]] = x.v[s];
-    }
+  detail::scatter(x, r.ptr, [](const int *i) { return i[0] * pitch + i[1]; });
   __syncthreads();
   return r;
 }
@@ -503,7 +489,7 @@ template <class T, class S, int Th, int Chunk, class F, class G>
 __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *base, T fill,
                                   chunk_width<Chunk>, F offset, G chunk) {
   static_assert(S::rank == 2, "ntc::dev::async_copy: 2-D tiles only");
-  constexpr int R = S::dim(0), C = S::dim(1), pitch = C + 16 / int(sizeof(T));
+  constexpr int R = S::dim(0), C = S::dim(1), pitch = SharedTile<T, S, false>::pitch;
   T *buffer = smem.as<T>(byte_offset);
   const int tid = int(threadIdx.x);
   if constexpr (Chunk > 0) {
