@@ -19,6 +19,15 @@ namespace {
 constexpr int64_t kGpuBlockSize = 128;
 /// Float accumulator registers per thread that a planned loop may hold.
 constexpr int64_t kAccumulatorRegisters = 128;
+/// Elements of the largest tile per thread that blockThreads aims for.
+constexpr int64_t kElementsPerThread = 4;
+/// The same for programs that reduce tiles and multiply none (softmax, norms), in the variant
+/// with 16-byte accesses.
+constexpr int64_t kReductionElementsPerThread = 8;
+/// Accumulator elements per thread below which a GEMM main loop gets no more warps.
+constexpr int64_t kGemmAccumulatorsPerThread = 64;
+/// Most threads a block with a GEMM main loop gets.
+constexpr int kMaxGemmThreads = 512;
 
 int64_t numel(const std::vector<Expr> &shape) {
   int64_t n = 1;
@@ -49,7 +58,7 @@ std::vector<std::map<std::string, int64_t>> combinations(const KernelSpec &spec)
 /// or nullopt when it has none or one does not fit.
 std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &specialized,
                                                       const GpuTarget &gpu) {
-  int threads = blockThreads(specialized);
+  int threads = blockThreads(specialized, gpu, false);
   std::optional<std::tuple<double, int, int64_t>> worst;
   bool fits = true;
   kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
@@ -70,14 +79,36 @@ std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &speci
 
 } // namespace
 
-int blockThreads(const kir::Function &specialized) {
+int blockThreads(const kir::Function &specialized, const GpuTarget &gpu, bool vectorAccess) {
   int64_t largest = 1;
+  bool reduces = false, multiplies = false;
   kir::forEachValue(specialized.body, [&](const kir::Value &v) {
     largest = std::max(largest, numel(v->type.shape));
+    reduces |= v->kind == kir::ValueKind::Reduce;
+    multiplies |= v->kind == kir::ValueKind::Dot;
   });
+  // A program that reduces tiles without multiplying them is bound by memory. With 16-byte
+  // accesses, more elements per thread put more of its loads in flight at once and more of
+  // each reduction in a thread's registers; element-by-element accesses keep 4 per thread, so
+  // that a warp's accesses stay within few cache lines (the blocked layout's chunks grow with
+  // the elements per thread).
+  const int64_t perThread =
+      reduces && !multiplies && vectorAccess ? kReductionElementsPerThread : kElementsPerThread;
   int threads = 32;
-  while (threads < 256 && threads * 4 < largest)
+  while (threads < 256 && threads * perThread < largest)
     threads *= 2;
+  // A GEMM main loop keeps its accumulator in mma fragments: more warps, each with a smaller
+  // part of it, hide more of the loop's latency as long as every warp keeps 64 accumulators.
+  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
+    for (int t = kMaxGemmThreads; t > threads; t /= 2) {
+      auto loop = planDotLoop(s, t, gpu);
+      if (loop && loop->bm * loop->bn >= t * kGemmAccumulatorsPerThread) {
+        threads = t;
+        break;
+      }
+    }
+    return true;
+  });
   return threads;
 }
 

@@ -66,8 +66,11 @@ std::vector<Variant> buildVariants(const kir::Function &f, Target target, const 
 std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target,
                                                  const GpuTarget &gpu);
 
-/// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256.
-int blockThreads(const kir::Function &specialized);
+/// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256
+/// (4 elements per thread; more for programs that reduce tiles and multiply none, in the
+/// variant whose accesses are 16-byte vectors: `vectorAccess`); a program with a GEMM main
+/// loop (planDotLoop) up to 512, one warp per 2048 accumulator elements.
+int blockThreads(const kir::Function &specialized, const GpuTarget &gpu, bool vectorAccess);
 
 /// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
 /// check that every tile shape became a constant. Throws std::runtime_error otherwise.

@@ -24,24 +24,49 @@ struct Program {
   int64_t smem;
   /// Launch conditions of the vector-access twin `name + "_vec"` (empty: no twin).
   std::vector<passes::VectorCondition> vector;
+  /// Threads and shared memory of the twin (its block may differ: see passes::blockThreads).
+  int vectorThreads = 0;
+  int64_t vectorSmem = 0;
 };
 
 /// The launch of one program (after the grid check), returning from the wrapper.
-std::string launchCode(const std::string &kernel, const std::string &fn, const Program &p,
-                       const std::string &indent) {
-  std::string smem = std::to_string(p.smem), code;
-  if (p.smem > 48 * 1024)
+std::string launchCode(const std::string &kernel, const std::string &fn, int threads,
+                       int64_t smemBytes, const std::string &indent) {
+  std::string smem = std::to_string(smemBytes), code;
+  if (smemBytes > 48 * 1024)
     code += indent + "if (cudaError_t e = cudaFuncSetAttribute(" + fn +
             ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + smem + "); e != cudaSuccess)\n" +
             indent + "  return ntc::rt::fail(NTC_ERROR_CUDA, std::string(\"" + kernel +
             ": cudaFuncSetAttribute failed: \") + cudaGetErrorString(e));\n";
   code += indent + fn + "<<<dim3(static_cast<unsigned>(ntc_grid)), dim3(" +
-          std::to_string(p.threads) + "), " + smem +
+          std::to_string(threads) + "), " + smem +
           ", static_cast<cudaStream_t>(ntc_stream)>>>(ntc_args);\n";
   code += indent + "if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)\n" + indent +
           "  return ntc::rt::fail(NTC_ERROR_LAUNCH, std::string(\"" + kernel +
           ": kernel launch failed: \") + cudaGetErrorString(e));\n";
   return code + indent + "return NTC_SUCCESS;\n";
+}
+
+/// The GPU passes over one specialization for a block of `threads` (layouts, pipelined loads,
+/// shared memory), with the IR traced; throws when the block needs more shared memory than
+/// the target allows.
+passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
+                          const std::string &name, int threads, const GpuTarget &gpu,
+                          std::ostream *trace) {
+  passes::SharedPlan shared = passes::allocateShared(
+      passes::pipelineLoads(passes::assignLayouts(unlaid, threads, gpu)), threads, gpu);
+  if (trace) {
+    *trace << "// -----// IR after assign-layouts, pipeline-loads and allocate-shared (" << name
+           << ", " << threads << " threads, scratch " << shared.scratchBytes << " bytes, total "
+           << shared.totalBytes << " bytes) //----- //\n"
+           << kir::print(shared.function);
+  }
+  if (shared.totalBytes > gpu.sharedPerBlock())
+    throw std::runtime_error(f.spec.name + " needs " + std::to_string(shared.totalBytes) +
+                             " bytes of shared memory per block in one variant, more than the " +
+                             std::to_string(gpu.sharedPerBlock()) + " that " + gpu.str() +
+                             " allow; use smaller tiles");
+  return shared;
 }
 
 void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostream *trace,
@@ -51,39 +76,42 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
   os << "namespace {\n\n";
   emitArgsStruct(f, "cuda", os);
   for (const auto &[values, unlaid] : k.specializations) {
-    Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid), 0, {}};
-    passes::SharedPlan shared = passes::allocateShared(
-        passes::pipelineLoads(passes::assignLayouts(unlaid, p.threads, gpu)), p.threads, gpu);
-    const kir::Function &specialized = shared.function;
-    p.smem = shared.totalBytes;
-    if (trace) {
-      *trace << "// -----// IR after assign-layouts, pipeline-loads and allocate-shared (" << p.name
-             << ", " << p.threads << " threads, scratch " << shared.scratchBytes << " bytes, total "
-             << shared.totalBytes << " bytes) //----- //\n"
-             << kir::print(specialized);
-    }
-    if (p.smem > gpu.sharedPerBlock())
-      throw std::runtime_error(f.spec.name + " needs " + std::to_string(p.smem) +
-                               " bytes of shared memory per block in one variant, more than the " +
-                               std::to_string(gpu.sharedPerBlock()) + " that " + gpu.str() +
-                               " allow; use smaller tiles");
-    p.vector = passes::vectorConditions(specialized, k.grid, p.threads, gpu);
-    programs[values] = p;
     std::ostringstream what;
     what << f.spec.name << " with";
     for (const auto &[key, value] : values)
       what << " " << key << "=" << value;
     if (values.empty())
       what << " no compile-time parameters";
-    what << "; " << p.threads << " threads, " << p.smem << " bytes of shared memory";
-    os << "// " << what.str() << ".\n";
-    emitProgram(specialized, k.grid, p.name, CudaDialect(p.threads, p.smem, gpu), os);
+    Program p{
+        programName(f.spec, programs.size()), passes::blockThreads(unlaid, gpu, false), 0, {}};
+    passes::SharedPlan shared = layOut(f, unlaid, p.name, p.threads, gpu, trace);
+    p.smem = shared.totalBytes;
+    os << "// " << what.str() << "; " << p.threads << " threads, " << p.smem
+       << " bytes of shared memory.\n";
+    emitProgram(shared.function, k.grid, p.name, CudaDialect(p.threads, p.smem, gpu), os);
+    // The vector-access twin, when the dispatcher can check its conditions; its block may hold
+    // more elements per thread.
+    p.vector = passes::vectorConditions(shared.function, k.grid, p.threads, gpu);
     if (!p.vector.empty()) {
-      os << "// " << what.str() << "; vector accesses (the dispatcher checked strides and "
+      p.vectorThreads = passes::blockThreads(unlaid, gpu, true);
+      if (p.vectorThreads != p.threads) {
+        passes::SharedPlan wide = layOut(f, unlaid, p.name + "_vec", p.vectorThreads, gpu, trace);
+        auto conditions = passes::vectorConditions(wide.function, k.grid, p.vectorThreads, gpu);
+        if (!conditions.empty()) {
+          shared = std::move(wide);
+          p.vector = std::move(conditions);
+        } else {
+          p.vectorThreads = p.threads;
+        }
+      }
+      p.vectorSmem = shared.totalBytes;
+      os << "// " << what.str() << "; " << p.vectorThreads << " threads, " << p.vectorSmem
+         << " bytes of shared memory; vector accesses (the dispatcher checked strides and "
          << "alignment).\n";
-      emitProgram(specialized, k.grid, p.name + "_vec", CudaDialect(p.threads, p.smem, gpu, true),
-                  os);
+      emitProgram(shared.function, k.grid, p.name + "_vec",
+                  CudaDialect(p.vectorThreads, p.vectorSmem, gpu, true), os);
     }
+    programs[values] = p;
   }
   os << "} // namespace\n\n";
   const std::string &name = f.spec.name;
@@ -104,10 +132,12 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
             ready += std::string(ready.empty() ? "" : " && ") + "ntc::rt::vector_ready(" +
                      f.spec.params[c.param].name + ", " + std::to_string(c.dim) + ", " +
                      std::to_string(c.width) + ")";
-          code += "      if (" + ready + ") {\n" +
-                  launchCode(name, p.name + "_vec" + index, p, "        ") + "      }\n";
+          code +=
+              "      if (" + ready + ") {\n" +
+              launchCode(name, p.name + "_vec" + index, p.vectorThreads, p.vectorSmem, "        ") +
+              "      }\n";
         }
-        return code + launchCode(name, p.name + index, p, "      ");
+        return code + launchCode(name, p.name + index, p.threads, p.smem, "      ");
       },
       os);
   emitInfo(f, "cuda", os);
