@@ -1,0 +1,40 @@
+"""Times one kernel built several ways (e.g. matmul under different --define meta-parameters)
+against cuBLAS on the GPU, in one run, interleaved per shape.
+
+Each build is a shared library exporting the kernel; the timing is gpu_bench.py's (CUDA graph
+over rotating buffers, median of replays) and every build is checked once against a float32
+product before timing. The precursor of a tuning run: it prints one line per build and shape.
+Usage: python3 gemm_sweep.py <kernel> <label>=<lib.so> [<label>=<lib.so> ...]
+"""
+import sys
+
+import torch
+
+kernel, builds = sys.argv[1], [a.split("=", 1) for a in sys.argv[2:]]
+sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
+from gpu_bench import sets_for, timed  # noqa: E402
+from ntc_dlpack import Library  # noqa: E402
+
+torch.manual_seed(3)
+libs = [(label, Library(path)) for label, path in builds]
+print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
+for m, n, k in ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048), (4096, 4096, 512)):
+    sets = sets_for(2 * (m * k + k * n + m * n))
+    a = [torch.randn(m, k, device="cuda", dtype=torch.float16) for _ in range(sets)]
+    b = [torch.randn(k, n, device="cuda", dtype=torch.float16) for _ in range(sets)]
+    c = [torch.empty(m, n, device="cuda", dtype=torch.float16) for _ in range(sets)]
+    ref = a[0].float() @ b[0].float()
+    reps = 3 if m * n * k >= 8192**3 else 10
+    cublas = timed(lambda i, s: torch.matmul(a[i], b[i], out=c[i]), sets, reps=reps, runs=7)
+    flops = 2 * m * n * k
+    print(f"{m}x{n}x{k}: cuBLAS {flops / cublas / 1e12:6.1f} TFLOP/s")
+    for label, lib in libs:
+        c[0].zero_()
+        lib.call(kernel, a[0], b[0], c[0])
+        torch.cuda.synchronize()
+        ok = bool(((c[0].float() - ref).abs() <= 0.05 + 0.02 * ref.abs()).all())
+        t = timed(lambda i, s: lib.call(kernel, a[i], b[i], c[i], stream=s), sets, reps=reps, runs=7)
+        print(f"  {label:<24} {flops / t / 1e12:6.1f} TFLOP/s  {cublas / t:5.2f}x cuBLAS"
+              f"{'' if ok else '  WRONG'}")
