@@ -212,6 +212,15 @@ bool writeIfChanged(const std::filesystem::path &path, const std::string &conten
   return true;
 }
 
+/// The kernel with each meta-parameter that --define binds narrowed to that one value, so that
+/// code generation compiles it (and picks the others around it) instead of its default.
+kir::Function pinDefines(kir::Function f, const Bindings &b) {
+  for (MetaParam &m : f.spec.metas)
+    if (auto it = b.defines.find(m.name); it != b.defines.end())
+      m.lo = m.hi = it->second;
+  return f;
+}
+
 /// The files of one kernel source (nothing is written here); false after a diagnostic.
 bool generate(const DriverOptions &o, const std::string &input,
               const std::vector<kir::Function> &kernels,
@@ -456,7 +465,7 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
       std::vector<kir::Function> chosen;
       for (kir::Function &f : r.kernels)
         if (selected(f.spec.name))
-          chosen.push_back(std::move(f));
+          chosen.push_back(pinDefines(std::move(f), bindings));
       if (chosen.empty()) {
         err << input << ": error: none of its kernels is selected by --kernel (it declares "
             << joinNames(r.kernels) << ")\n";

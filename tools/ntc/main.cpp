@@ -43,7 +43,9 @@ int main(int argc, char **argv) {
   app.add_flag("--dump-layout", o.dumpLayout, "print every arranged parameter level by level");
   app.add_option("--eval", o.evalName, "print a parameter's index array as JSON");
   app.add_option("--shape", o.shapes, "source sizes, NAME=AxBxC")->allow_extra_args(false);
-  app.add_option("--define", o.defines, "meta-parameter values, SYMBOL=V")->allow_extra_args(false);
+  app.add_option("--define", o.defines,
+                 "meta-parameter values, SYMBOL=V (code is generated for them)")
+      ->allow_extra_args(false);
   app.add_option("--resource-dir", o.frontend.resourceDir, "Clang resource directory");
   try {
     app.parse(ntcArgc, argv);
