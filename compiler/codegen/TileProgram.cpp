@@ -50,13 +50,19 @@ public:
   void emit(const std::string &name) {
     os_ << d_.prologue(f_, name);
     indent_ = 1;
-    for (const ParamSpec &p : f_.spec.params)
+    for (size_t i = 0; i < f_.spec.params.size(); ++i) {
+      const ParamSpec &p = f_.spec.params[i];
       for (int d = 0; d < p.ndim; ++d) {
         line("[[maybe_unused]] const Index " + sizeName(p, d) + " = static_cast<Index>(ntc_args." +
              sizeName(p, d) + ");");
-        line("[[maybe_unused]] const Index " + strideName(p, d) +
-             " = static_cast<Index>(ntc_args." + strideName(p, d) + ");");
+        if (d_.unitStride(static_cast<int>(i), d))
+          line("[[maybe_unused]] const Index " + strideName(p, d) +
+               " = 1; // the dispatcher checked it");
+        else
+          line("[[maybe_unused]] const Index " + strideName(p, d) +
+               " = static_cast<Index>(ntc_args." + strideName(p, d) + ");");
       }
+    }
     line(
         "// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
     line("[[maybe_unused]] Index ntc_rest = static_cast<Index>(ntc_program);");

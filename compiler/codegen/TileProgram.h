@@ -62,6 +62,9 @@ public:
   virtual int dotLoopThreads() const { return 0; }
   /// The GPU target model of the programs (null on the CPU).
   virtual const GpuTarget *gpuTarget() const { return nullptr; }
+  /// True when every launch of the program has stride 1 in dimension `dim` of parameter
+  /// `param` (the dispatcher checked it), so the prologue makes that stride the constant 1.
+  virtual bool unitStride(int /*param*/, int /*dim*/) const { return false; }
 };
 
 /// Emit the program `name` of a specialized function with the given dialect.

@@ -62,4 +62,11 @@ std::string CudaDialect::epilogue() const { return "}\n\n"; }
 int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
 int CudaDialect::dotLoopThreads() const { return threads_; }
 
+bool CudaDialect::unitStride(int param, int dim) const {
+  for (const passes::VectorCondition &c : launchConditions_)
+    if (c.param == param && c.dim == dim)
+      return true;
+  return false;
+}
+
 } // namespace ntc::codegen

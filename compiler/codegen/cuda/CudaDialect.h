@@ -12,9 +12,12 @@ namespace ntc::codegen {
 class CudaDialect : public Dialect {
 public:
   /// A dialect for programs of `threads` threads with `smemBytes` of dynamic shared memory;
-  /// `vectorAccess` compiles the accesses that qualify with vector instructions.
-  CudaDialect(int threads, int64_t smemBytes, const GpuTarget &gpu, bool vectorAccess = false)
-      : threads_(threads), smemBytes_(smemBytes), gpu_(gpu), vectorAccess_(vectorAccess) {}
+  /// `vectorAccess` compiles the accesses that qualify with vector instructions, launched
+  /// only when `launchConditions` hold (each implies stride 1 in its dimension).
+  CudaDialect(int threads, int64_t smemBytes, const GpuTarget &gpu, bool vectorAccess = false,
+              std::vector<passes::VectorCondition> launchConditions = {})
+      : threads_(threads), smemBytes_(smemBytes), gpu_(gpu), vectorAccess_(vectorAccess),
+        launchConditions_(std::move(launchConditions)) {}
   std::string ns() const override;
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
@@ -33,12 +36,14 @@ public:
   int vectorThreads() const override;
   int dotLoopThreads() const override;
   const GpuTarget *gpuTarget() const override { return &gpu_; }
+  bool unitStride(int param, int dim) const override;
 
 private:
   int threads_;
   int64_t smemBytes_;
   GpuTarget gpu_;
   bool vectorAccess_;
+  std::vector<passes::VectorCondition> launchConditions_;
 };
 
 } // namespace ntc::codegen
