@@ -55,12 +55,10 @@ public:
       for (int d = 0; d < p.ndim; ++d) {
         line("[[maybe_unused]] const Index " + sizeName(p, d) + " = static_cast<Index>(ntc_args." +
              sizeName(p, d) + ");");
-        if (d_.unitStride(static_cast<int>(i), d))
-          line("[[maybe_unused]] const Index " + strideName(p, d) +
-               " = 1; // the dispatcher checked it");
-        else
-          line("[[maybe_unused]] const Index " + strideName(p, d) +
-               " = static_cast<Index>(ntc_args." + strideName(p, d) + ");");
+        const std::string stride = d_.unitStride(static_cast<int>(i), d)
+                                       ? "1; // the dispatcher checked it"
+                                       : "static_cast<Index>(ntc_args." + strideName(p, d) + ");";
+        line("[[maybe_unused]] const Index " + strideName(p, d) + " = " + stride);
       }
     }
     line(

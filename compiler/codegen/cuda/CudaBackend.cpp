@@ -109,7 +109,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
          << " bytes of shared memory; vector accesses (the dispatcher checked strides and "
          << "alignment).\n";
       emitProgram(shared.function, k.grid, p.name + "_vec",
-                  CudaDialect(p.vectorThreads, p.vectorSmem, gpu, true, p.vector), os);
+                  CudaDialect(p.vectorThreads, p.vectorSmem, gpu, p.vector), os);
     }
     programs[values] = p;
   }

@@ -59,11 +59,11 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
 
 std::string CudaDialect::epilogue() const { return "}\n\n"; }
 
-int CudaDialect::vectorThreads() const { return vectorAccess_ ? threads_ : 0; }
+int CudaDialect::vectorThreads() const { return vectorConditions_.empty() ? 0 : threads_; }
 int CudaDialect::dotLoopThreads() const { return threads_; }
 
 bool CudaDialect::unitStride(int param, int dim) const {
-  for (const passes::VectorCondition &c : launchConditions_)
+  for (const passes::VectorCondition &c : vectorConditions_)
     if (c.param == param && c.dim == dim)
       return true;
   return false;

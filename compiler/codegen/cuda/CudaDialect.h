@@ -11,13 +11,14 @@ namespace ntc::codegen {
 /// communicate between threads.
 class CudaDialect : public Dialect {
 public:
-  /// A dialect for programs of `threads` threads with `smemBytes` of dynamic shared memory;
-  /// `vectorAccess` compiles the accesses that qualify with vector instructions, launched
-  /// only when `launchConditions` hold (each implies stride 1 in its dimension).
-  CudaDialect(int threads, int64_t smemBytes, const GpuTarget &gpu, bool vectorAccess = false,
-              std::vector<passes::VectorCondition> launchConditions = {})
-      : threads_(threads), smemBytes_(smemBytes), gpu_(gpu), vectorAccess_(vectorAccess),
-        launchConditions_(std::move(launchConditions)) {}
+  /// A dialect for programs of `threads` threads with `smemBytes` of dynamic shared memory.
+  /// With `vectorConditions` (those of passes::vectorConditions, which the dispatcher checks
+  /// before the launch; each implies stride 1 in its dimension) the accesses that qualify are
+  /// compiled with vector instructions.
+  CudaDialect(int threads, int64_t smemBytes, const GpuTarget &gpu,
+              std::vector<passes::VectorCondition> vectorConditions = {})
+      : threads_(threads), smemBytes_(smemBytes), gpu_(gpu),
+        vectorConditions_(std::move(vectorConditions)) {}
   std::string ns() const override;
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
@@ -42,8 +43,7 @@ private:
   int threads_;
   int64_t smemBytes_;
   GpuTarget gpu_;
-  bool vectorAccess_;
-  std::vector<passes::VectorCondition> launchConditions_;
+  std::vector<passes::VectorCondition> vectorConditions_;
 };
 
 } // namespace ntc::codegen
