@@ -174,7 +174,8 @@ private:
   }
 
   void stmts(const std::vector<Stmt> &body) {
-    for (const Stmt &s : body) {
+    for (size_t i = 0; i < body.size(); ++i) {
+      const Stmt &s = body[i];
       hoisted_.clear();
       memo_.clear();
       if (s->value) {
@@ -197,7 +198,7 @@ private:
         if (auto loop = d_.dotLoopThreads() > 0
                             ? passes::planDotLoop(s, d_.dotLoopThreads(), *d_.gpuTarget())
                             : std::nullopt) {
-          dotLoop(*s, *loop);
+          dotLoop(*s, *loop, passes::accumulatorStartsAtZero(i ? body[i - 1] : nullptr, *loop));
         } else {
           line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) +
                " < " + integer(s->end) + "; " + name(s->var) + " += " + integer(s->step) + ") {");
@@ -325,8 +326,9 @@ private:
     return code;
   }
 
-  /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop).
-  void dotLoop(const StmtNode &s, const passes::DotLoop &loop) {
+  /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop); `accZero`:
+  /// the accumulator holds zeros when the loop starts.
+  void dotLoop(const StmtNode &s, const passes::DotLoop &loop, bool accZero) {
     const std::string T = type(loop.a->type.dtype);
     auto operand = [&](const Value &v, bool &vector) {
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
@@ -343,11 +345,11 @@ private:
     line("// for " + name(s.var) + ": t_" + loop.acc + " += dot(a, b), pipelined over " +
          std::to_string(loop.stages) + " shared stages.");
     line(ns_ + "::dot_loop<" + std::to_string(loop.stages) + ", " + (vectorA ? "true" : "false") +
-         ", " + (vectorB ? "true" : "false") + ", " + T + ", " + std::to_string(loop.bm) + ", " +
-         std::to_string(loop.bk) + ", " + std::to_string(loop.bn) + ", " +
-         std::to_string(d_.dotLoopThreads()) + ">(t_" + loop.acc + ", static_cast<Index>(" +
-         integer(s.begin) + "), static_cast<Index>(" + integer(s.end) + "), " + a + ", " + b +
-         ", ntc_smem);");
+         ", " + (vectorB ? "true" : "false") + ", " + (accZero ? "true" : "false") + ", " + T +
+         ", " + std::to_string(loop.bm) + ", " + std::to_string(loop.bk) + ", " +
+         std::to_string(loop.bn) + ", " + std::to_string(d_.dotLoopThreads()) + ">(t_" + loop.acc +
+         ", static_cast<Index>(" + integer(s.begin) + "), static_cast<Index>(" + integer(s.end) +
+         "), " + a + ", " + b + ", ntc_smem);");
   }
 
   /// The byte offset of the stage of a pipelined buffer for `iteration` of a loop from

@@ -6,7 +6,8 @@ namespace ntc::kir {
 std::string TileLayout::str() const {
   switch (kind) {
   case Kind::Blocked:
-    return "#blocked<" + std::to_string(threads) + ">";
+    return "#blocked<" + std::to_string(threads) +
+           (chunk > 0 ? ", chunk=" + std::to_string(chunk) : std::string()) + ">";
   case Kind::Mma:
     return "#mma<" + std::to_string(warpsM) + "x" + std::to_string(warpsN) + ">";
   case Kind::DotA:
@@ -29,6 +30,8 @@ std::string TileLayout::str() const {
 std::string TileLayout::deviceType() const {
   switch (kind) {
   case Kind::Blocked:
+    if (chunk > 0)
+      return "ntc::dev::Chunked<" + std::to_string(threads) + ", " + std::to_string(chunk) + ">";
     return "ntc::dev::Blocked<" + std::to_string(threads) + ">";
   case Kind::Mma:
     return "ntc::dev::Mma<" + std::to_string(warpsM) + ", " + std::to_string(warpsN) + ">";
@@ -52,10 +55,11 @@ bool TileLayout::tensorCore() const {
 bool sameLayout(const LayoutRef &a, const LayoutRef &b) {
   if (!a || !b)
     return !a && !b;
-  return a->kind == b->kind && a->threads == b->threads && a->warpsM == b->warpsM &&
-         a->warpsN == b->warpsN && sameLayout(a->parent, b->parent) && a->dim == b->dim &&
-         a->kWidth == b->kWidth && a->offset == b->offset && a->transposed == b->transposed &&
-         a->buffer == b->buffer && a->stages == b->stages && a->stageBytes == b->stageBytes;
+  return a->kind == b->kind && a->threads == b->threads && a->chunk == b->chunk &&
+         a->warpsM == b->warpsM && a->warpsN == b->warpsN && sameLayout(a->parent, b->parent) &&
+         a->dim == b->dim && a->kWidth == b->kWidth && a->offset == b->offset &&
+         a->transposed == b->transposed && a->buffer == b->buffer && a->stages == b->stages &&
+         a->stageBytes == b->stageBytes;
 }
 
 std::string layoutString(const LayoutRef &l) { return l ? l->str() : "#blocked"; }
@@ -63,6 +67,13 @@ std::string layoutString(const LayoutRef &l) { return l ? l->str() : "#blocked";
 LayoutRef blockedLayout(int threads) {
   TileLayout l;
   l.threads = threads;
+  return std::make_shared<const TileLayout>(l);
+}
+
+LayoutRef chunkedLayout(int threads, int chunk) {
+  TileLayout l;
+  l.threads = threads;
+  l.chunk = chunk;
   return std::make_shared<const TileLayout>(l);
 }
 

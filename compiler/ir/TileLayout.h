@@ -32,6 +32,7 @@ struct TileLayout {
   };
   Kind kind = Kind::Blocked;
   int threads = 0;         ///< Blocked: threads of the block
+  int chunk = 0;           ///< Blocked: consecutive elements per thread (0: tile.cuh's rule)
   int warpsM = 0;          ///< Mma: warps along rows
   int warpsN = 0;          ///< Mma: warps along columns
   LayoutRef parent;        ///< DotA/DotB/Slice: the parent layout
@@ -43,7 +44,7 @@ struct TileLayout {
   int stages = 1;          ///< Shared: stages of a pipelined buffer
   int64_t stageBytes = 0;  ///< Shared: bytes of one stage
 
-  /// IR notation: `#blocked<256>`, `#mma<8x1>`, `#dot_a<#mma<8x1>, k=2>`,
+  /// IR notation: `#blocked<256>`, `#blocked<256, chunk=1>`, `#mma<8x1>`, `#dot_a<#mma<8x1>, k=2>`,
   /// `#slice<#mma<8x1>, dim=1>`, `#shared<offset=0, pad=16B>` (`, transposed`).
   std::string str() const;
   /// The device library's layout type (`ntc::dev::Mma<8, 1>`); not for Shared.
@@ -58,6 +59,9 @@ bool sameLayout(const LayoutRef &a, const LayoutRef &b);
 std::string layoutString(const LayoutRef &l);
 
 LayoutRef blockedLayout(int threads);
+/// The blocked layout with `chunk` consecutive elements per thread (1: cyclic), for tiles whose
+/// size is a multiple of chunk × threads (ntc::dev::Chunked).
+LayoutRef chunkedLayout(int threads, int chunk);
 LayoutRef mmaLayout(int warpsM, int warpsN);
 LayoutRef dotOperandLayout(const LayoutRef &parent, int operand, int kWidth);
 LayoutRef sliceLayout(const LayoutRef &parent, int dim);

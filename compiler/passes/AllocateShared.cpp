@@ -22,13 +22,6 @@ namespace {
 
 using namespace kir;
 
-int64_t numel(const std::vector<Expr> &shape) {
-  int64_t n = 1;
-  for (const Expr &e : shape)
-    n *= e.constValue();
-  return n;
-}
-
 int64_t align16(int64_t n) { return (n + 15) / 16 * 16; }
 
 bool isShared(const LayoutRef &l) { return l && l->kind == TileLayout::Kind::Shared; }
@@ -42,7 +35,7 @@ bool inRegisters(const Value &convert) {
 
 /// Scratch bytes of the operations of a value (0 for those that stay in registers).
 int64_t scratchOf(const Value &v, int threads) {
-  int64_t n = numel(v->type.shape);
+  int64_t n = shapeElements(v->type.shape);
   const bool laidOut = v->type.layout != nullptr;
   switch (v->kind) {
   case ValueKind::SharedStage:
@@ -58,14 +51,14 @@ int64_t scratchOf(const Value &v, int threads) {
       int cross = v->axis == 1 ? in->warpsN : in->warpsM;
       return cross == 1 ? 0 : 16 * cross * x->type.shape[1 - v->axis].constValue();
     }
-    return (dtypeBytes(x->type.dtype) + 8) * (v->allAxes ? threads : numel(x->type.shape));
+    return (dtypeBytes(x->type.dtype) + 8) * (v->allAxes ? threads : shapeElements(x->type.shape));
   }
   case ValueKind::Dot: {
     if (laidOut)
       return 0;
     const auto &a = v->operands[0]->type.shape, &b = v->operands[1]->type.shape;
     DType in = promote(v->operands[0], v->operands[1]);
-    return dtypeBytes(in) * (numel(a) + numel(b)) + 16;
+    return dtypeBytes(in) * (shapeElements(a) + shapeElements(b)) + 16;
   }
   case ValueKind::Trans:
     return dtypeBytes(v->type.dtype) * n;
@@ -77,7 +70,7 @@ int64_t scratchOf(const Value &v, int threads) {
     if (!laidOut)
       for (const Value &o : v->operands)
         if (o->type.shape != v->type.shape)
-          need = std::max<int64_t>(need, 8 * std::max<int64_t>(numel(o->type.shape), 1));
+          need = std::max<int64_t>(need, 8 * std::max<int64_t>(shapeElements(o->type.shape), 1));
     return need;
   }
   }

@@ -33,13 +33,6 @@ namespace {
 
 using namespace kir;
 
-int64_t numel(const TileType &t) {
-  int64_t n = 1;
-  for (const Expr &e : t.shape)
-    n *= e.constValue();
-  return n;
-}
-
 bool isHalf(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
 /// True for a product of two 2-D float16 (or two bfloat16) tiles accumulating float: the
@@ -159,7 +152,7 @@ private:
 
   /// The contribution of operand `o` to an elementwise result of shape `shape`.
   Abstract operandContribution(const Value &o, const std::vector<Expr> &shape) {
-    if (numel(o->type) == 1)
+    if (shapeElements(o->type.shape) == 1)
       return {};
     Abstract a = infer(o);
     if (o->type.shape == shape || a.kind != Abstract::Layout)
@@ -291,13 +284,13 @@ private:
       return it->second;
     Value r;
     Abstract a = infer(v);
-    if (numel(v->type) == 1)
+    if (shapeElements(v->type.shape) == 1)
       r = rebuild(v, nullptr);
     else if (a.kind == Abstract::Free)
       r = rebuild(v, want);
     else
       r = rebuild(v, concrete(a));
-    if (numel(v->type) != 1 && !sameLayout(r->type.layout, want))
+    if (shapeElements(v->type.shape) != 1 && !sameLayout(r->type.layout, want))
       r = makeConvertLayout(r, want, false);
     lowered_.emplace(key, r);
     return r;
@@ -343,7 +336,7 @@ private:
     case ValueKind::Where: {
       std::vector<std::optional<LayoutRef>> wants;
       for (const Value &o : ops)
-        wants.push_back(numel(o->type) == 1 || o->type.shape == v->type.shape
+        wants.push_back(shapeElements(o->type.shape) == 1 || o->type.shape == v->type.shape
                             ? std::optional<LayoutRef>(l)
                             : broadcastOperand(l, o->type.shape, v->type.shape));
       bool ok = true;
@@ -371,7 +364,7 @@ private:
         Value a = lower(ops[0], dotOperandLayout(l, 0, 2));
         const Value &b = ops[1];
         Value shared =
-            b->kind == ValueKind::Trans && numel(b->type) > 1
+            b->kind == ValueKind::Trans && shapeElements(b->type.shape) > 1
                 ? makeConvertLayout(lowerAsIs(b->operands[0]), sharedLayout(-1, true), true)
                 : makeConvertLayout(lowerAsIs(b), sharedLayout(-1, false), false);
         return withLayout(v, l, {a, shared});

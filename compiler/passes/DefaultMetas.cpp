@@ -21,8 +21,7 @@ constexpr int64_t kGpuBlockSize = 128;
 constexpr int64_t kAccumulatorRegisters = 128;
 /// Elements of the largest tile per thread that blockThreads aims for.
 constexpr int64_t kElementsPerThread = 4;
-/// The same for programs that reduce tiles and multiply none (softmax, norms), in the variant
-/// with 16-byte accesses.
+/// The same for programs that reduce tiles and multiply none (softmax, norms).
 constexpr int64_t kReductionElementsPerThread = 8;
 /// Accumulator elements per thread below which a GEMM main loop gets no more warps.
 constexpr int64_t kGemmAccumulatorsPerThread = 64;
@@ -58,7 +57,7 @@ std::vector<std::map<std::string, int64_t>> combinations(const KernelSpec &spec)
 /// or nullopt when it has none or one does not fit.
 std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &specialized,
                                                       const GpuTarget &gpu) {
-  int threads = blockThreads(specialized, gpu, false);
+  int threads = blockThreads(specialized, gpu);
   std::optional<std::tuple<double, int, int64_t>> worst;
   bool fits = true;
   kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
@@ -79,7 +78,7 @@ std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &speci
 
 } // namespace
 
-int blockThreads(const kir::Function &specialized, const GpuTarget &gpu, bool vectorAccess) {
+int blockThreads(const kir::Function &specialized, const GpuTarget &gpu) {
   int64_t largest = 1;
   bool reduces = false, multiplies = false;
   kir::forEachValue(specialized.body, [&](const kir::Value &v) {
@@ -87,13 +86,13 @@ int blockThreads(const kir::Function &specialized, const GpuTarget &gpu, bool ve
     reduces |= v->kind == kir::ValueKind::Reduce;
     multiplies |= v->kind == kir::ValueKind::Dot;
   });
-  // A program that reduces tiles without multiplying them is bound by memory. With 16-byte
-  // accesses, more elements per thread put more of its loads in flight at once and more of
-  // each reduction in a thread's registers; element-by-element accesses keep 4 per thread, so
-  // that a warp's accesses stay within few cache lines (the blocked layout's chunks grow with
-  // the elements per thread).
+  // A program that reduces tiles without multiplying them is bound by memory: more elements
+  // per thread put more of its loads in flight at once and more of each reduction in a
+  // thread's registers. The layouts keep a warp's accesses on consecutive addresses whatever
+  // the count (chunks of at most 4 elements; cyclic for element-by-element accesses, see
+  // assign-cyclic-layouts), so both the vector program and its element-by-element twin get 8.
   const int64_t perThread =
-      reduces && !multiplies && vectorAccess ? kReductionElementsPerThread : kElementsPerThread;
+      reduces && !multiplies ? kReductionElementsPerThread : kElementsPerThread;
   int threads = 32;
   while (threads < 256 && threads * perThread < largest)
     threads *= 2;

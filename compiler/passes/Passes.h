@@ -66,11 +66,13 @@ std::vector<Variant> buildVariants(const kir::Function &f, Target target, const 
 std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target,
                                                  const GpuTarget &gpu);
 
+/// The number of elements of a specialized tile shape (every extent a constant).
+int64_t shapeElements(const std::vector<Expr> &shape);
+
 /// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256
-/// (4 elements per thread; more for programs that reduce tiles and multiply none, in the
-/// variant whose accesses are 16-byte vectors: `vectorAccess`); a program with a GEMM main
-/// loop (planDotLoop) up to 512, one warp per 2048 accumulator elements.
-int blockThreads(const kir::Function &specialized, const GpuTarget &gpu, bool vectorAccess);
+/// (4 elements per thread; 8 for programs that reduce tiles and multiply none); a program
+/// with a GEMM main loop (planDotLoop) up to 512, one warp per 2048 accumulator elements.
+int blockThreads(const kir::Function &specialized, const GpuTarget &gpu);
 
 /// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
 /// check that every tile shape became a constant. Throws std::runtime_error otherwise.
@@ -151,11 +153,22 @@ struct DotLoop {
 /// tiling (the loop then runs statement by statement).
 std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTarget &gpu);
 
+/// True when the statement before a planned loop (`previous`, null for none) sets the loop's
+/// accumulator to zeros: dot_loop then starts its fragments at zero without reading it.
+bool accumulatorStartsAtZero(const kir::Stmt &previous, const DotLoop &loop);
+
 /// assign-layouts (GPU): every tile value of a specialized function gets a layout in its type,
 /// anchored on the products that run on the tensor cores (see AssignLayouts.cpp); layout
 /// conversions are explicit ConvertLayout values. Without such a product the function is
 /// returned unchanged (everything blocked).
 kir::Function assignLayouts(const kir::Function &specialized, int threads, const GpuTarget &gpu);
+
+/// assign-cyclic-layouts (GPU): a straight-line program of loads, elementwise operations, full
+/// reductions and stores, for a block of `threads`, gets the cyclic layout (element e in thread
+/// e % threads) in every tile value, so that element-by-element accesses are coalesced (see
+/// AssignCyclicLayouts.cpp); other functions are returned unchanged. For the program without
+/// vector accesses.
+kir::Function assignCyclicLayouts(const kir::Function &laidOut, int threads);
 
 /// pipeline-loads (GPU): in loops of step 1, the copies of loads into shared memory start one
 /// iteration ahead into two-stage buffers (asynchronous copies; see PipelineLoads.cpp).

@@ -84,4 +84,12 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTar
   return plan;
 }
 
+bool accumulatorStartsAtZero(const kir::Stmt &previous, const DotLoop &loop) {
+  if (!previous || previous->var != loop.acc ||
+      (previous->kind != kir::StmtKind::Define && previous->kind != kir::StmtKind::Assign))
+    return false;
+  const kir::Value &v = previous->value;
+  return v->kind == kir::ValueKind::Full && v->number == 0;
+}
+
 } // namespace ntc::passes

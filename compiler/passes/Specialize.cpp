@@ -105,4 +105,11 @@ kir::Function specialize(const kir::Function &f, const std::map<std::string, int
   return r;
 }
 
+int64_t shapeElements(const std::vector<Expr> &shape) {
+  int64_t n = 1;
+  for (const Expr &e : shape)
+    n *= e.constValue();
+  return n;
+}
+
 } // namespace ntc::passes

@@ -347,7 +347,7 @@ __global__ void __launch_bounds__(Th)
   const Smem smem{dynamic};
   const int pm = int(blockIdx.x) / ((N + BN - 1) / BN), pn = int(blockIdx.x) % ((N + BN - 1) / BN);
   auto acc = dev::full<float, Shape<BM, BN>, Th>(0.0);
-  dev::dot_loop<3, Vec, Vec, dev::float16, BM, BK, BN, Th>(
+  dev::dot_loop<3, Vec, Vec, true, dev::float16, BM, BK, BN, Th>(
       acc, 0, (K + BK - 1) / BK, lhs, dev::convert<dev::float16>(0.0),
       [&](const int k, const int *i) -> long long {
         const int r = pm * BM + i[0], c = k * BK + i[1];

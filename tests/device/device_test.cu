@@ -925,7 +925,9 @@ static void test_shapes() {
 // Reductions
 // =================================================================================================
 
-template <class T, class S, int Th>
+/// Full reductions of a tile of shape S over Th threads, in the blocked layout (L = void) or
+/// in layout L (Chunked) against the CPU library.
+template <class T, class S, int Th, class L = void>
 void reduce_all(const char *name, const hvec<host_t<T>> &a, Tol sum_tol) {
   using H = host_t<T>;
   using R = dev::sum_t<T>;
@@ -940,7 +942,13 @@ void reduce_all(const char *name, const hvec<host_t<T>> &a, Tol sum_tol) {
   int32_t *pg = oarg.ptr;
   launch<Th>(
       [=] __device__(Smem smem) {
-        const auto x = dev::load<T, S, Th>(pa, 0, RowMajor<S>{});
+        const T *in = pa; // captured before the constexpr-if below (extended lambda rule)
+        const auto x = [in] {
+          if constexpr (std::is_void_v<L>)
+            return dev::load<T, S, Th>(in, 0, RowMajor<S>{});
+          else
+            return dev::load<T, S, L>(in, 0, RowMajor<S>{});
+        }();
         // Every thread writes its copy of the replicated results: they must all agree.
         const int t = threadIdx.x;
         ps[t] = dev::sum(x, smem).item();
@@ -951,16 +959,18 @@ void reduce_all(const char *name, const hvec<host_t<T>> &a, Tol sum_tol) {
       },
       dev::reduce_smem_bytes<T, S, Th>());
   const auto x = host_tile<H>(shape_of<S>(), a);
-  const std::string n = std::string(name) + " Th=" + std::to_string(Th);
+  const std::string n =
+      std::string(name) + (std::is_void_v<L> ? "" : " chunked") + " Th=" + std::to_string(Th);
   const auto vs = osum.get();
   const auto vm = oext.get();
   const auto vg = oarg.get();
   check<HR>(n + " sum", hvec<HR>(vs.begin(), vs.begin() + Th), cpu::broadcast_to(cpu::sum(x), {Th}),
             sum_tol);
+  // Bits, signs of zeros included; any NaN for a NaN (float's max/min give the canonical one).
   check<H>(n + " max", hvec<H>(vm.begin(), vm.begin() + Th), cpu::broadcast_to(cpu::max(x), {Th}),
-           bits());
+           exact());
   check<H>(n + " min", hvec<H>(vm.begin() + Th, vm.end()), cpu::broadcast_to(cpu::min(x), {Th}),
-           bits());
+           exact());
   check<int32_t>(n + " argmax", hvec<int32_t>(vg.begin(), vg.begin() + Th),
                  cpu::broadcast_to(cpu::argmax(x), {Th}));
   check<int32_t>(n + " argmin", hvec<int32_t>(vg.begin() + Th, vg.end()),
@@ -1002,8 +1012,8 @@ void reduce_axis(const char *name, const hvec<host_t<T>> &a, Tol sum_tol) {
   const auto vm = oext.get();
   const auto vg = oarg.get();
   check<HR>(n + " sum", osum.get(), cpu::sum(x, Axis), sum_tol);
-  check<H>(n + " max", hvec<H>(vm.begin(), vm.begin() + M), cpu::max(x, Axis), bits());
-  check<H>(n + " min", hvec<H>(vm.begin() + M, vm.end()), cpu::min(x, Axis), bits());
+  check<H>(n + " max", hvec<H>(vm.begin(), vm.begin() + M), cpu::max(x, Axis), exact());
+  check<H>(n + " min", hvec<H>(vm.begin() + M, vm.end()), cpu::min(x, Axis), exact());
   check<int32_t>(n + " argmax", hvec<int32_t>(vg.begin(), vg.begin() + M), cpu::argmax(x, Axis));
   check<int32_t>(n + " argmin", hvec<int32_t>(vg.begin() + M, vg.end()), cpu::argmin(x, Axis));
 }
@@ -1022,7 +1032,42 @@ template <class T, class S, int Th> void reduce_all_axes(const char *name, Tol s
   }
 }
 
+/// A Chunked<Th, V> tile: masked load, x − max(x) stored back, and its full reductions.
+template <class T, class S, int Th, int V> void chunked_tile(const char *name, Tol sum_tol) {
+  using H = host_t<T>;
+  using L = dev::Chunked<Th, V>;
+  const hvec<H> v = random_values<H>(S::numel, -100, 100);
+  reduce_all<T, S, Th, L>(name, v, sum_tol);
+  reduce_all<T, S, Th, L>((std::string(name) + " ties").c_str(), tie_values<H>(S::numel, true),
+                          sum_tol);
+  // Elements past `valid` (row-major) are masked: they load as −inf, and are not stored.
+  constexpr int valid = S::numel - S::numel / 5;
+  DevBuf<T> da(v);
+  DevBuf<T> out(S::numel);
+  T *pa = da.ptr, *po = out.ptr;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        auto offset = [](const int *index) -> long long {
+          const int e = S::ravel(index);
+          return e < valid ? e : dev::masked;
+        };
+        const auto x = dev::load<T, S, L>(pa, -INFINITY, offset);
+        dev::store(po, x - dev::max(x, smem), offset);
+      },
+      dev::reduce_smem_bytes<T, S, Th>());
+  const auto got = out.get();
+  hvec<H> head(v.begin(), v.begin() + valid);
+  const auto x = host_tile<H>({valid}, head);
+  const auto want = cpu::cast<H>(x - cpu::max(x));
+  check<H>(std::string(name) + " chunked masked x - max Th=" + std::to_string(Th),
+           hvec<H>(got.begin(), got.begin() + valid), want, exact());
+}
+
 static void test_reductions() {
+  chunked_tile<float, Shape<1, 1024>, 256, 1>("float (1,1024)", rel(1e-4, 0.05));
+  chunked_tile<float, Shape<1, 1024>, 128, 4>("float (1,1024) V=4", rel(1e-4, 0.05));
+  chunked_tile<float, Shape<4, 64>, 32, 1>("float (4,64)", rel(1e-4, 0.05));
+  chunked_tile<__half, Shape<8, 128>, 128, 1>("float16 (8,128)", ulps(1));
   const Tol fsum = rel(1e-4, 0.05), hsum = ulps(1);
   reduce_all_axes<float, Shape<4, 64>, 128>("float (4,64)", fsum, true);
   reduce_all_axes<float, Shape<64, 4>, 256>("float (64,4)", fsum, true);
@@ -1138,8 +1183,7 @@ template <int WM, int WN, int M, int N> void layout_test(const char *name) {
         dev::store(po, row_max, RowMajor<Shape<M>>{3 * S::numel});
         dev::store(po, dev::sum<1>(m, smem), RowMajor<Shape<M>>{3 * S::numel + M});
         dev::store(po, dev::max<0>(m, smem), RowMajor<Shape<N>>{3 * S::numel + 2 * M});
-        const auto centered =
-            m - dev::broadcast_to<S>(dev::expand_dims<1>(row_max), smem);
+        const auto centered = m - dev::broadcast_to<S>(dev::expand_dims<1>(row_max), smem);
         dev::store(po, centered, RowMajor<S>{3 * S::numel + 2 * M + N});
         // A Slice tile converted to blocked and back, and the transpose through shared memory.
         const auto rows = dev::convert_layout<dev::Blocked<Th>>(row_max, smem);
@@ -1193,8 +1237,8 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
   constexpr std::size_t bytes = scratch + dev::shared_tile_bytes<T, SB>();
   launch<Th>(
       [=] __device__(Smem smem) {
-        const auto x = dev::convert_layout<dev::DotA<P>>(dev::load<T, SA, Th>(pa, 0, RowMajor<SA>{}),
-                                                         smem);
+        const auto x =
+            dev::convert_layout<dev::DotA<P>>(dev::load<T, SA, Th>(pa, 0, RowMajor<SA>{}), smem);
         const auto y = dev::to_shared<scratch>(dev::load<T, SB, Th>(pb, 0, RowMajor<SB>{}), smem);
         dev::store(po, dev::dot<float>(x, y), RowMajor<SC>{0});
         const auto yt =
@@ -1303,13 +1347,13 @@ template <class T, class S, int Th> void vector_memory(const char *name) {
 
 /// dot_loop against the CPU: a (M×K)·(K×N) product walked in BK steps by one BM×BN block
 /// whose tiles overhang every edge (masked), from row-major matrices with aligned rows (Vec)
-/// or read element by element.
-template <class T, int BM, int BK, int BN, int Th, int Stages, bool Vec>
+/// or read element by element. AccZero: the accumulator starts at zero and dot_loop is told so.
+template <class T, int BM, int BK, int BN, int Th, int Stages, bool Vec, bool AccZero = false>
 void dot_loop_test(const char *name) {
   constexpr int M = BM - 5, N = BN - 8, K = 5 * BK + 8; // K: a partial last step
   using H = host_t<T>;
   const hvec<H> a = random_values<H>(M * K, -1, 1), b = random_values<H>(K * N, -1, 1);
-  const hvec<float> c = random_values<float>(BM * BN, -1, 1);
+  const hvec<float> c = AccZero ? hvec<float>(BM * BN, 0.0f) : random_values<float>(BM * BN, -1, 1);
   DevBuf<T> da(a), db(b);
   DevBuf<float> dc(c);
   const T *pa = da.ptr, *pb = db.ptr;
@@ -1334,9 +1378,9 @@ void dot_loop_test(const char *name) {
           const int row = k * BK + i[0], col = i[1];
           return row < K && col + 7 < N ? (long long)row * N + col : dev::masked;
         };
-        dev::dot_loop<Stages, Vec, Vec, T, BM, BK, BN, Th>(acc, 0, (K + BK - 1) / BK, pa, T(0.0f),
-                                                           a_offset, a_chunk, pb, T(0.0f), b_offset,
-                                                           b_chunk, smem);
+        dev::dot_loop<Stages, Vec, Vec, AccZero, T, BM, BK, BN, Th>(
+            acc, 0, (K + BK - 1) / BK, pa, T(0.0f), a_offset, a_chunk, pb, T(0.0f), b_offset,
+            b_chunk, smem);
         dev::store(pc, acc, RowMajor<Shape<BM, BN>>{});
       },
       bytes);
@@ -1364,6 +1408,10 @@ static void test_memory() {
   dot_loop_test<__half, 128, 64, 128, 256, 3, false>("float16 128x64x128 3 stages, elements");
   dot_loop_test<__nv_bfloat16, 64, 32, 64, 128, 2, true>("bfloat16 64x32x64 2 stages, vector");
   dot_loop_test<__half, 64, 16, 32, 256, 4, true>("float16 64x16x32 4 stages, vector");
+  dot_loop_test<__half, 128, 32, 256, 256, 4, true, true>("float16 128x32x256 zero start, vector");
+  dot_loop_test<__half, 128, 32, 256, 256, 6, true, true>("float16 128x32x256 6 stages, vector");
+  dot_loop_test<__half, 128, 32, 256, 256, 4, false, true>(
+      "float16 128x32x256 zero start, elements");
 }
 
 // =================================================================================================

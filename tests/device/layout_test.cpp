@@ -28,12 +28,14 @@ static void expect(bool ok, const char *what, int a = 0, int b = 0) {
 }
 
 // Compile-time spot checks.
-static_assert(layout::chunk_width(4096, 256) == 8);
+static_assert(layout::chunk_width(4096, 256) == 4);
+static_assert(layout::chunk_width(4096, 512) == 4);
+static_assert(layout::chunk_width(512, 128) == 4);
 static_assert(layout::chunk_width(1024, 256) == 4);
 static_assert(layout::chunk_width(100, 32) == 1);
 static_assert(layout::chunk_width(1, 128) == 1);
 static_assert(layout::slots(4096, 256) == 16 && layout::slots(100, 32) == 4);
-static_assert(layout::element(4096, 256, 1, 0) == 8 && layout::element(4096, 256, 0, 8) == 2048);
+static_assert(layout::element(4096, 256, 1, 0) == 4 && layout::element(4096, 256, 0, 8) == 2048);
 static_assert(layout::swizzle_unit(3, 0, 16) == 3 && layout::swizzle_unit(3, 0, 4) == 1);
 static_assert(layout::gemm_warp_rows(128, 128, 8) == 2 && layout::gemm_warp_rows(16, 16, 8) == 0);
 

@@ -1,8 +1,8 @@
 // The block of a program that reduces tiles and multiplies none (a row softmax over rows of
-// 1024): the element-by-element program keeps 4 elements per thread (256 threads), its twin
-// with 16-byte accesses holds 8 per thread (128 threads, the reduction's shared memory sized
-// for 4 warps), and the dispatcher launches each with its own block. A program that reduces
-// nothing keeps 4 elements per thread in both twins.
+// 1024): 8 elements per thread (128 threads, the reduction's shared memory sized for 4 warps)
+// in both the element-by-element program (cyclic layout) and its twin with 16-byte accesses,
+// each launched with its block and shared memory. A program that reduces nothing keeps 4
+// elements per thread (256 threads) in both twins.
 
 #include <ntc/dsl.hpp>
 
@@ -22,17 +22,17 @@ NT_KERNEL(row_softmax, row_arrangement, softmax_application, nt::Tensor(2, nt::f
 NT_KERNEL(row_scale, row_arrangement, scale_application, nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// CU: // row_softmax with no compile-time parameters; 256 threads, 3136 bytes of shared memory.
+// CU: // row_softmax with no compile-time parameters; 128 threads, 1600 bytes of shared memory.
 // CU-NEXT: template <class Index>
-// CU-NEXT: __launch_bounds__(256) ntc_row_softmax_program0(
-// CU: ntc::dev::load<float, ntc::dev::Shape<1, 1024>, 256>(
+// CU-NEXT: __launch_bounds__(128) ntc_row_softmax_program0(
+// CU: ntc::dev::load<float, ntc::dev::Shape<1, 1024>, ntc::dev::Chunked<128, 1>>(
 // CU: // row_softmax with no compile-time parameters; 128 threads, 1600 bytes of shared memory; vector accesses
 // CU-NEXT: template <class Index>
 // CU-NEXT: __launch_bounds__(128) ntc_row_softmax_program0_vec(
 // CU: ntc::dev::load_vec<float, ntc::dev::Shape<1, 1024>, 128>(
 // CU-LABEL: extern "C" ntc_status_t row_softmax(
 // CU: ntc_row_softmax_program0_vec<int32_t><<<dim3(static_cast<unsigned>(ntc_grid)), dim3(128), 1600,
-// CU: ntc_row_softmax_program0<int32_t><<<dim3(static_cast<unsigned>(ntc_grid)), dim3(256), 3136,
+// CU: ntc_row_softmax_program0<int32_t><<<dim3(static_cast<unsigned>(ntc_grid)), dim3(128), 1600,
 // CU-LABEL: // row_scale with no compile-time parameters; 256 threads, {{[0-9]+}} bytes of shared memory.
 // CU-NEXT: template <class Index>
 // CU-NEXT: __launch_bounds__(256) ntc_row_scale_program0(

@@ -46,7 +46,7 @@ NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2,
 NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// GIR-LABEL: IR after assign-layouts, pipeline-loads and allocate-shared (ntc_attn_program0, 256 threads, scratch 4160 bytes, total 16448 bytes)
+// GIR-LABEL: IR after assign-layouts, assign-cyclic-layouts, pipeline-loads and allocate-shared (ntc_attn_program0, 256 threads, scratch 4160 bytes, total 16448 bytes)
 // GIR: %q_loaded = convert_layout(mul(load q[] : float16[128, 16], 1.4427 : float32[]) : float16[128, 16]) : float16[128, 16] #dot_a<#mma<8x1>, k=2>
 // GIR-NEXT: %acc = full(0) : float32[128, 16] #mma<8x1>
 // GIR-NEXT: %l_i = full(1) : float32[128] #slice<#mma<8x1>, dim=1>

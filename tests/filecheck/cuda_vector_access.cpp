@@ -3,7 +3,8 @@
 // pointer; a tile whose lanes walk memory with a stride (tile(..., strides)) stays element by
 // element; loads and stores in the twin pass an offset and a chunk-offset callable whose upper
 // bound check covers the whole chunk (lane0 + 3 for chunks of 4 floats over 256 threads). In
-// the twin the strides that ntc::rt::vector_ready checked are the constant 1.
+// the twin the strides that ntc::rt::vector_ready checked are the constant 1. The
+// element-by-element program holds its tiles in the cyclic layout (assign-cyclic-layouts).
 
 #include <ntc/dsl.hpp>
 
@@ -19,7 +20,7 @@ NT_KERNEL(scale, copy_arrangement, copy_application, nt::Tensor(1, nt::float32),
 // CU-LABEL: __global__ void __launch_bounds__(256) ntc_scale_program0(
 // CU: const Index ntc_input_stride_0 = static_cast<Index>(ntc_args.ntc_input_stride_0);
 // CU: ntc::dev::store(ntc_args.output
-// CU: ntc::dev::load<float, ntc::dev::Shape<1024>, 256>(ntc_args.input
+// CU: ntc::dev::load<float, ntc::dev::Shape<1024>, ntc::dev::Chunked<256, 1>>(ntc_args.input
 // CU: vector accesses (the dispatcher checked strides and alignment)
 // CU-NEXT: template <class Index>
 // CU-NEXT: __global__ void __launch_bounds__(256) ntc_scale_program0_vec(

@@ -10,7 +10,7 @@ NT_KERNEL(mm, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
 
 // CU: // mm with BLOCK_SIZE_K=64 BLOCK_SIZE_M=64 BLOCK_SIZE_N=256; 256 threads
-// CU: ntc::dev::dot_loop<{{[0-9]+}}, false, false, ntc::dev::float16, 64, 64, 256, 256>(
+// CU: ntc::dev::dot_loop<{{[0-9]+}}, false, false, true, ntc::dev::float16, 64, 64, 256, 256>(
 // CU-NOT: BLOCK_SIZE_M=128
 // CPP: // mm with BLOCK_SIZE_K=64 BLOCK_SIZE_M=64 BLOCK_SIZE_N=64.
 // CPP: const int64_t ntc_BLOCK_SIZE_M_meta = 64;

@@ -369,6 +369,17 @@ TEST_CASE("reductions over all elements and over an axis", "[tile][reduce]") {
   CHECK(s.data == std::vector<int32_t>{12, 15, 18, 21, 48, 51, 54, 57});
   CHECK(argmax(cube, 1).data == std::vector<int32_t>(8, 2));
 
+  // Zeros of both signs: max takes +0 and min −0 whatever their order (the GPU combines in
+  // any order and must agree); argmax/argmin still take the first of equal values.
+  for (const auto &zeros :
+       {std::vector<float>{-0.0f, 0.0f, -1.0f}, std::vector<float>{0.0f, -0.0f, -1.0f}}) {
+    auto z = tile<float>({3}, zeros);
+    CHECK_FALSE(std::signbit(max(z).item()));
+    CHECK(max(z).item() == 0.0f);
+    auto w = tile<float>({3}, {zeros[0], zeros[1], 1.0f});
+    CHECK(std::signbit(min(w).item()));
+    CHECK(argmax(z).item() == 0);
+  }
   // NaN: max/min propagate; argmax/argmin pick the first NaN.
   auto n = tile<float>({4}, {1.0f, nan_f, 9.0f, nan_f});
   CHECK(std::isnan(max(n).item()));

@@ -24,8 +24,8 @@ struct Program {
   int64_t smem;
   /// Launch conditions of the vector-access twin `name + "_vec"` (empty: no twin).
   std::vector<passes::VectorCondition> vector;
-  /// Threads and shared memory of the twin (its block may differ: see passes::blockThreads).
-  int vectorThreads = 0;
+  /// Shared memory of the twin (it may differ: the element-by-element program's layout may be
+  /// cyclic).
   int64_t vectorSmem = 0;
 };
 
@@ -47,18 +47,33 @@ std::string launchCode(const std::string &kernel, const std::string &fn, int thr
   return code + indent + "return NTC_SUCCESS;\n";
 }
 
+/// True when a value of `f` has an explicit chunk width (assign-cyclic-layouts ran on it).
+bool usesChunkedLayout(const kir::Function &f) {
+  bool chunked = false;
+  kir::forEachValue(f.body, [&](const kir::Value &v) {
+    const kir::LayoutRef &l = v->type.layout;
+    chunked = chunked || (l && l->kind == kir::TileLayout::Kind::Blocked && l->chunk > 0);
+  });
+  return chunked;
+}
+
 /// The GPU passes over one specialization for a block of `threads` (layouts, pipelined loads,
 /// shared memory), with the IR traced; throws when the block needs more shared memory than
-/// the target allows.
+/// the target allows. `elementwiseAccess`: for the program whose accesses are element by
+/// element (assign-cyclic-layouts runs).
 passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
                           const std::string &name, int threads, const GpuTarget &gpu,
-                          std::ostream *trace) {
-  passes::SharedPlan shared = passes::allocateShared(
-      passes::pipelineLoads(passes::assignLayouts(unlaid, threads, gpu)), threads, gpu);
+                          std::ostream *trace, bool elementwiseAccess) {
+  kir::Function laid = passes::assignLayouts(unlaid, threads, gpu);
+  if (elementwiseAccess)
+    laid = passes::assignCyclicLayouts(laid, threads);
+  passes::SharedPlan shared = passes::allocateShared(passes::pipelineLoads(laid), threads, gpu);
   if (trace) {
-    *trace << "// -----// IR after assign-layouts, pipeline-loads and allocate-shared (" << name
-           << ", " << threads << " threads, scratch " << shared.scratchBytes << " bytes, total "
-           << shared.totalBytes << " bytes) //----- //\n"
+    *trace << "// -----// IR after assign-layouts, "
+           << (elementwiseAccess ? "assign-cyclic-layouts, " : "")
+           << "pipeline-loads and allocate-shared (" << name << ", " << threads
+           << " threads, scratch " << shared.scratchBytes << " bytes, total " << shared.totalBytes
+           << " bytes) //----- //\n"
            << kir::print(shared.function);
   }
   if (shared.totalBytes > gpu.sharedPerBlock())
@@ -82,34 +97,25 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
       what << " " << key << "=" << value;
     if (values.empty())
       what << " no compile-time parameters";
-    Program p{
-        programName(f.spec, programs.size()), passes::blockThreads(unlaid, gpu, false), 0, {}};
-    passes::SharedPlan shared = layOut(f, unlaid, p.name, p.threads, gpu, trace);
+    Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid, gpu), 0, {}};
+    passes::SharedPlan shared = layOut(f, unlaid, p.name, p.threads, gpu, trace, true);
     p.smem = shared.totalBytes;
     os << "// " << what.str() << "; " << p.threads << " threads, " << p.smem
        << " bytes of shared memory.\n";
     emitProgram(shared.function, k.grid, p.name, CudaDialect(p.threads, p.smem, gpu), os);
-    // The vector-access twin, when the dispatcher can check its conditions; its block may hold
-    // more elements per thread.
+    // The vector-access twin, when the dispatcher can check its conditions. Its accesses are
+    // planned on the blocked layout, which the element-by-element program may have replaced
+    // by the cyclic one (then the twin is laid out again, and its shared memory may differ).
+    if (usesChunkedLayout(shared.function))
+      shared = layOut(f, unlaid, p.name + "_vec", p.threads, gpu, trace, false);
     p.vector = passes::vectorConditions(shared.function, k.grid, p.threads, gpu);
     if (!p.vector.empty()) {
-      p.vectorThreads = passes::blockThreads(unlaid, gpu, true);
-      if (p.vectorThreads != p.threads) {
-        passes::SharedPlan wide = layOut(f, unlaid, p.name + "_vec", p.vectorThreads, gpu, trace);
-        auto conditions = passes::vectorConditions(wide.function, k.grid, p.vectorThreads, gpu);
-        if (!conditions.empty()) {
-          shared = std::move(wide);
-          p.vector = std::move(conditions);
-        } else {
-          p.vectorThreads = p.threads;
-        }
-      }
       p.vectorSmem = shared.totalBytes;
-      os << "// " << what.str() << "; " << p.vectorThreads << " threads, " << p.vectorSmem
+      os << "// " << what.str() << "; " << p.threads << " threads, " << p.vectorSmem
          << " bytes of shared memory; vector accesses (the dispatcher checked strides and "
          << "alignment).\n";
       emitProgram(shared.function, k.grid, p.name + "_vec",
-                  CudaDialect(p.vectorThreads, p.vectorSmem, gpu, p.vector), os);
+                  CudaDialect(p.threads, p.vectorSmem, gpu, p.vector), os);
     }
     programs[values] = p;
   }
@@ -132,10 +138,9 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
             ready += std::string(ready.empty() ? "" : " && ") + "ntc::rt::vector_ready(" +
                      f.spec.params[c.param].name + ", " + std::to_string(c.dim) + ", " +
                      std::to_string(c.width) + ")";
-          code +=
-              "      if (" + ready + ") {\n" +
-              launchCode(name, p.name + "_vec" + index, p.vectorThreads, p.vectorSmem, "        ") +
-              "      }\n";
+          code += "      if (" + ready + ") {\n" +
+                  launchCode(name, p.name + "_vec" + index, p.threads, p.vectorSmem, "        ") +
+                  "      }\n";
         }
         return code + launchCode(name, p.name + index, p.threads, p.smem, "      ");
       },

@@ -13,7 +13,8 @@
 //   or remainder by zero gives 0; `/` on integers truncates and `%` follows C (fmod for floats).
 // * NaN: maximum/minimum and the max/min reductions propagate NaN (any NaN operand makes the
 //   result NaN, as torch.maximum does); argmax/argmin treat NaN as the extreme value (index of
-//   the first NaN).
+//   the first NaN). The max/min reductions treat +0 as larger than −0 (IEEE 754-2019
+//   maximum/minimum), so their result does not depend on the order of the elements.
 #pragma once
 
 #include <ntc/cpu/types.hpp>
@@ -764,6 +765,21 @@ int64_t extreme_index(const Tile<T> &t, int64_t start, int64_t stride, int64_t n
   }
   return best;
 }
+
+/// The extreme element (the first NaN if any); of a +0 and a −0, max takes +0 and min −0.
+template <bool Max, class T>
+T extreme_value(const Tile<T> &t, int64_t start, int64_t stride, int64_t n) {
+  const T first = T(t.data[start + extreme_index<Max>(t, start, stride, n) * stride]);
+  const auto w = widen(first);
+  if (w != 0 || is_nan(w))
+    return first;
+  for (int64_t i = 0; i < n; ++i) { // a zero: the sign decides among the zeros
+    const T v = T(t.data[start + i * stride]);
+    if (widen(v) == 0 && std::signbit(double(widen(v))) != Max)
+      return v;
+  }
+  return first;
+}
 } // namespace detail
 
 /// Sum type: int32 for bool, int8 and int16; uint32 for uint8 and uint16; T otherwise.
@@ -779,29 +795,21 @@ template <class T> Tile<sum_t<T>> sum(const Tile<T> &t, int axis) {
   return detail::reduce<sum_t<T>>(t, &axis, detail::sum_of<T>);
 }
 
-/// Largest element (rank 0); NaN propagates. Throws on an empty tile.
+/// Largest element (rank 0); NaN propagates; +0 is larger than −0. Throws on an empty tile.
 template <class T> Tile<T> max(const Tile<T> &t) {
-  return detail::reduce<T>(t, nullptr, [](const Tile<T> &x, int64_t s, int64_t st, int64_t n) {
-    return T(x.data[s + detail::extreme_index<true>(x, s, st, n) * st]);
-  });
+  return detail::reduce<T>(t, nullptr, detail::extreme_value<true, T>);
 }
-/// Largest element over `axis`; NaN propagates.
+/// Largest element over `axis`; NaN propagates; +0 is larger than −0.
 template <class T> Tile<T> max(const Tile<T> &t, int axis) {
-  return detail::reduce<T>(t, &axis, [](const Tile<T> &x, int64_t s, int64_t st, int64_t n) {
-    return T(x.data[s + detail::extreme_index<true>(x, s, st, n) * st]);
-  });
+  return detail::reduce<T>(t, &axis, detail::extreme_value<true, T>);
 }
-/// Smallest element (rank 0); NaN propagates. Throws on an empty tile.
+/// Smallest element (rank 0); NaN propagates; −0 is smaller than +0. Throws on an empty tile.
 template <class T> Tile<T> min(const Tile<T> &t) {
-  return detail::reduce<T>(t, nullptr, [](const Tile<T> &x, int64_t s, int64_t st, int64_t n) {
-    return T(x.data[s + detail::extreme_index<false>(x, s, st, n) * st]);
-  });
+  return detail::reduce<T>(t, nullptr, detail::extreme_value<false, T>);
 }
-/// Smallest element over `axis`; NaN propagates.
+/// Smallest element over `axis`; NaN propagates; −0 is smaller than +0.
 template <class T> Tile<T> min(const Tile<T> &t, int axis) {
-  return detail::reduce<T>(t, &axis, [](const Tile<T> &x, int64_t s, int64_t st, int64_t n) {
-    return T(x.data[s + detail::extreme_index<false>(x, s, st, n) * st]);
-  });
+  return detail::reduce<T>(t, &axis, detail::extreme_value<false, T>);
 }
 /// Row-major index of the first largest element (first NaN if any), as a rank-0 int32 tile.
 template <class T> Tile<int32_t> argmax(const Tile<T> &t) {

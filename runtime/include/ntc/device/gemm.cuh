@@ -12,9 +12,12 @@
 //   ldmatrix reads them without bank conflicts;
 // * the warps tile the BM×BN block (gemm_warp_rows × the rest); each warp keeps its part of
 //   the accumulator in mma.sync fragments for the whole loop and multiplies with
-//   ldmatrix.x4 (A), ldmatrix.x4.trans (B) and mma.sync.m16n8k16;
-// * at the end the fragments go back to the blocked layout through shared memory and are
-//   added to acc.
+//   ldmatrix.x4 (A), ldmatrix.x4.trans (B) and mma.sync.m16n8k16 (reading the next slice's
+//   fragments while multiplying the current one, in two register buffers, made ptxas spill
+//   100–1400 bytes and ran 2–45% slower on the H200: not done);
+// * acc enters the fragments through shared memory before the loop (not when the caller
+//   knows it is zero) and goes back to the blocked layout after it, so that its blocked
+//   registers are free during the loop.
 // Other element types, shapes or architectures take the generic path (one dot per step).
 #pragma once
 
@@ -114,10 +117,11 @@ NTC_DEV_HD constexpr std::size_t dot_loop_smem_bytes() {
 /// masked loads base_a[a_offset(k, index)] (fill_a where masked) and likewise for B; the
 /// offset callables take (k, const int *index). VecA/VecB: a_chunk/b_chunk give the offsets of
 /// chunks of 8 elements under the contract of load_vec (the dispatcher checked alignment);
-/// otherwise they are not called (pass no_chunk{}). Uses
-/// dot_loop_smem_bytes<T, BM, BK, BN, Th, Stages>() bytes of smem.
-template <int Stages, bool VecA, bool VecB, class T, int BM, int BK, int BN, int Th, class Index,
-          class FA, class CA, class FB, class CB>
+/// otherwise they are not called (pass no_chunk{}). AccZero: the caller guarantees that acc
+/// holds zeros (it is then not read). Uses dot_loop_smem_bytes<T, BM, BK, BN, Th, Stages>()
+/// bytes of smem.
+template <int Stages, bool VecA, bool VecB, bool AccZero, class T, int BM, int BK, int BN, int Th,
+          class Index, class FA, class CA, class FB, class CB>
 __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin, Index end,
                                 const T *base_a, T fill_a, FA a_offset, CA a_chunk, const T *base_b,
                                 T fill_b, FB b_offset, CB b_chunk, Smem smem) {
@@ -150,54 +154,49 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
       detail::cp_async_commit();
     };
 
-    float c[MT][NT][4] = {};
-    __syncthreads(); // the ring reuses the scratch buffer
-#pragma unroll
-    for (int s = 0; s < Stages - 1; ++s)
-      issue(Index(s));
-    for (Index step = 0; step < steps; ++step) {
-      detail::cp_async_wait<Stages - 2>();
-      __syncthreads();
-      issue(step + Stages - 1);
-      const unsigned char *stage = smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
+    // The fragments of one k16 slice of a stage: A by ldmatrix.x4, B two 16×8 tiles at a time.
+    auto fragments = [&](const unsigned char *stage, int k0, uint32_t(&a)[MT][4],
+                         uint32_t(&b)[NT][2]) {
       const T *sa = reinterpret_cast<const T *>(stage);
       const T *sb = reinterpret_cast<const T *>(stage + b_start);
 #pragma unroll
-      for (int k0 = 0; k0 < BK; k0 += 16) {
-        uint32_t a[MT][4], b[NT][2];
+      for (int m = 0; m < MT; ++m)
+        detail::ldmatrix_x4(
+            a[m], sa + layout::swizzled_offset(row0 + m * 16 + ra.row, k0 + ra.col, BK, 2));
 #pragma unroll
-        for (int m = 0; m < MT; ++m)
-          detail::ldmatrix_x4(
-              a[m], sa + layout::swizzled_offset(row0 + m * 16 + ra.row, k0 + ra.col, BK, 2));
-#pragma unroll
-        for (int n = 0; n < NT; n += 2) {
-          uint32_t r[4];
-          detail::ldmatrix_x4_trans(
-              r, sb + layout::swizzled_offset(k0 + rb.row, col0 + n * 8 + rb.col, BN, 2));
-          b[n][0] = r[0];
-          b[n][1] = r[1];
-          b[n + 1][0] = r[2];
-          b[n + 1][1] = r[3];
-        }
-#pragma unroll
-        for (int m = 0; m < MT; ++m)
-#pragma unroll
-          for (int n = 0; n < NT; ++n)
-            detail::mma_m16n8k16<T>(c[m][n], a[m], b[n]);
+      for (int n = 0; n < NT; n += 2) {
+        uint32_t r[4];
+        detail::ldmatrix_x4_trans(
+            r, sb + layout::swizzled_offset(k0 + rb.row, col0 + n * 8 + rb.col, BN, 2));
+        b[n][0] = r[0];
+        b[n][1] = r[1];
+        b[n + 1][0] = r[2];
+        b[n + 1][1] = r[3];
       }
-    }
-    detail::cp_async_wait<0>();
+    };
+    auto multiply = [&](float(&c)[MT][NT][4], const uint32_t(&a)[MT][4],
+                        const uint32_t(&b)[NT][2]) {
+#pragma unroll
+      for (int m = 0; m < MT; ++m)
+#pragma unroll
+        for (int n = 0; n < NT; ++n)
+          detail::mma_m16n8k16<T>(c[m][n], a[m], b[n]);
+    };
+    auto stage_at = [&](Index step) {
+      return smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
+    };
 
-    // Back to the blocked layout through the ring's memory, CH rows at a time.
+    // The accumulator moves into the fragments before the loop (unless the caller knows it is
+    // zero: AccZero) and back after it, through the ring's memory CH rows at a time, so that
+    // its blocked registers are free during the loop.
     constexpr std::size_t total = std::size_t(Stages) * stage_bytes;
     constexpr int fit = int(total / (sizeof(float) * BN)) / 8 * 8;
     constexpr int CH = fit < BM ? fit : BM;
-    static_assert(CH >= 8, "ntc::dev::dot_loop: ring too small for the write-back");
-    float *out = smem.as<float>();
+    static_assert(CH >= 8, "ntc::dev::dot_loop: ring too small for the accumulator exchange");
     using Acc = Tile<float, Shape<BM, BN>, Th>;
-#pragma unroll 1
-    for (int r0 = 0; r0 < BM; r0 += CH) {
-      __syncthreads();
+    float *exchange = smem.as<float>();
+    float c[MT][NT][4];
+    auto each_fragment_element = [&](int r0, auto &&f) { // f(fragment element, exchange slot)
 #pragma unroll
       for (int m = 0; m < MT; ++m)
 #pragma unroll
@@ -207,16 +206,64 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
             const mma::Coord p = mma::c_coord(lane, i);
             const int row = row0 + m * 16 + p.row;
             if (row >= r0 && row < r0 + CH)
-              out[(row - r0) * BN + col0 + n * 8 + p.col] = c[m][n][i];
+              f(c[m][n][i], exchange[(row - r0) * BN + col0 + n * 8 + p.col]);
           }
+    };
+    if constexpr (AccZero) {
+#pragma unroll
+      for (int m = 0; m < MT; ++m)
+#pragma unroll
+        for (int n = 0; n < NT; ++n)
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            c[m][n][i] = 0.0f;
+    } else {
+#pragma unroll 1
+      for (int r0 = 0; r0 < BM; r0 += CH) {
+        __syncthreads(); // the exchange region reuses the scratch buffer
+#pragma unroll
+        for (int s = 0; s < Acc::Slots; ++s) {
+          const int e = Acc::linear(s);
+          if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
+            exchange[e - r0 * BN] = acc.v[s];
+        }
+        __syncthreads();
+        each_fragment_element(r0, [](float &x, float &slot) { x = slot; });
+      }
+    }
+    __syncthreads(); // the ring reuses the scratch buffer
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s)
+      issue(Index(s));
+    for (Index step = 0; step < steps; ++step) {
+      detail::cp_async_wait<Stages - 2>();
+      __syncthreads();
+      issue(step + Stages - 1);
+      const unsigned char *stage = stage_at(step);
+#pragma unroll
+      for (int k0 = 0; k0 < BK; k0 += 16) {
+        uint32_t a[MT][4], b[NT][2];
+        fragments(stage, k0, a, b);
+        multiply(c, a, b);
+      }
+    }
+    detail::cp_async_wait<0>();
+
+    // Back to the blocked layout (the fragments hold acc + the products).
+    Acc result;
+#pragma unroll 1
+    for (int r0 = 0; r0 < BM; r0 += CH) {
+      __syncthreads();
+      each_fragment_element(r0, [](float &x, float &slot) { slot = x; });
       __syncthreads();
 #pragma unroll
       for (int s = 0; s < Acc::Slots; ++s) {
         const int e = Acc::linear(s);
         if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
-          acc.v[s] = __fadd_rn(acc.v[s], out[e - r0 * BN]);
+          result.v[s] = exchange[e - r0 * BN];
       }
     }
+    acc = result;
     __syncthreads();
   } else
 #endif

@@ -42,6 +42,33 @@ template <int Threads> struct Blocked {
   static constexpr int threads = Threads;
 };
 
+/// The blocked layout with an explicit chunk width V: element e of a tile (row-major) is slot
+/// (e / V) / Threads · V + e % V of thread (e / V) % Threads. With V = 1 (cyclic) a warp's
+/// element-by-element accesses touch 32 consecutive elements, which the compiler chooses for
+/// programs whose accesses cannot be vectors (passes/AssignCyclicLayouts.cpp); tile.cuh's
+/// Tile derives V from the tile size instead. The tile's size must be a multiple of
+/// V · Threads, so every slot holds an element.
+template <int Threads, int V> struct Chunked {
+  static_assert(Threads > 0 && Threads % 32 == 0 && V > 0, "ntc::dev::Chunked: bad parameters");
+  /// Threads of the block.
+  static constexpr int threads = Threads;
+  /// The layout on shape S.
+  template <class S> struct on {
+    static_assert(S::numel % (V * Threads) == 0,
+                  "ntc::dev::Chunked: the tile size is not a multiple of V * Threads");
+    /// Register slots per thread.
+    static constexpr int slots = S::numel / Threads;
+    /// The row-major linear index of slot s in the calling thread.
+    __device__ static int element(int s) {
+      return ((s / V) * Threads + int(threadIdx.x)) * V + s % V;
+    }
+    /// The multi-index of slot s in the calling thread.
+    __device__ static void coord(int s, int *index) { S::unravel(element(s), index); }
+    /// Every slot holds an element of its own.
+    __device__ static bool owns(int) { return true; }
+  };
+};
+
 /// mma.sync m16n8k16 accumulators over WM × WN warps (see the top of this file).
 template <int WM, int WN> struct Mma {
   static_assert(WM > 0 && WN > 0, "ntc::dev::Mma: warps must be positive");
@@ -613,37 +640,41 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
   return r;
 }
 
-/// max/min of floating-point values without the position (argmax needs extreme_reduce): the
-/// same results (NaN wins, else the extreme), one comparison per element.
-template <class T, bool Max> struct value_extreme {
-  using R = T;
-  using State = T;
-  using Stage = T;
-  __device__ static State identity() {
-    return ::ntc::dev::convert<T>(Max ? -__int_as_float(0x7f800000) : __int_as_float(0x7f800000));
-  }
-  __device__ static Stage stage(T value) { return value; }
-  __device__ static State init(Stage x, int) { return x; }
-  __device__ static State combine(State a, State b) {
-    const auto x = ::ntc::dev::widen(a), y = ::ntc::dev::widen(b);
-    if (x != x)
-      return a;
-    if (y != y)
-      return b;
-    return (Max ? x < y : y < x) ? b : a;
-  }
-  __device__ static State shfl(State s, int mask) {
-    return ::ntc::dev::detail::shfl_xor_bits(s, mask);
-  }
-  __device__ static R result(State s) { return s; }
-};
-
-/// The operation of max (Max) or min over T: value_extreme for floating types.
-template <class T, bool Max>
-using extreme_value_t =
-    std::conditional_t<is_floating_v<T>, value_extreme<T, Max>, extreme_reduce<T, Max, false>>;
-
 } // namespace detail
+
+/// Sum of all elements of a Chunked tile, as a replicated rank-0 tile (the scratch of
+/// reduce_smem_bytes for a blocked tile of the same type, shape and threads).
+template <class T, class S, int Th, int V>
+__device__ inline Tile<sum_t<T>, Shape<>, Th> sum(const LTile<T, S, Chunked<Th, V>> &t, Smem smem) {
+  using Op = detail::sum_reduce<T>;
+  return ::ntc::dev::full<sum_t<T>, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+}
+/// Largest element of a Chunked tile (NaN wins), as a replicated rank-0 tile.
+template <class T, class S, int Th, int V>
+__device__ inline Tile<T, Shape<>, Th> max(const LTile<T, S, Chunked<Th, V>> &t, Smem smem) {
+  using Op = detail::extreme_value_t<T, true>;
+  return ::ntc::dev::full<T, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+}
+/// Smallest element of a Chunked tile (NaN wins), as a replicated rank-0 tile.
+template <class T, class S, int Th, int V>
+__device__ inline Tile<T, Shape<>, Th> min(const LTile<T, S, Chunked<Th, V>> &t, Smem smem) {
+  using Op = detail::extreme_value_t<T, false>;
+  return ::ntc::dev::full<T, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+}
+/// Row-major index of the first largest element of a Chunked tile (first NaN if any).
+template <class T, class S, int Th, int V>
+__device__ inline Tile<int32_t, Shape<>, Th> argmax(const LTile<T, S, Chunked<Th, V>> &t,
+                                                    Smem smem) {
+  using Op = detail::extreme_reduce<T, true, true>;
+  return ::ntc::dev::full<int32_t, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+}
+/// Row-major index of the first smallest element of a Chunked tile (first NaN if any).
+template <class T, class S, int Th, int V>
+__device__ inline Tile<int32_t, Shape<>, Th> argmin(const LTile<T, S, Chunked<Th, V>> &t,
+                                                    Smem smem) {
+  using Op = detail::extreme_reduce<T, false, true>;
+  return ::ntc::dev::full<int32_t, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+}
 
 /// Shared-memory bytes of an axis reduction of an Mma tile (partials of the warps along it).
 template <class T, class S, int WM, int WN, int Axis>

@@ -6,8 +6,8 @@
 // * One program = one thread block of `Threads` threads (blockDim.x == Threads, a multiple of
 //   32); every function is called uniformly by all threads of the block.
 // * Blocked layout (ntc/device/layout.cuh): element e (row-major linear index) of a tile of N
-//   elements lives in thread (e / V) % Threads, in chunks of V consecutive elements (V = 8, 4,
-//   2 or 1, from N and Threads); with V = 1 it is the cyclic layout (thread e % Threads). A
+//   elements lives in thread (e / V) % Threads, in chunks of V consecutive elements (V = 4, 2
+//   or 1, from N and Threads); with V = 1 it is the cyclic layout (thread e % Threads). A
 //   tile with N == 1 is replicated: every thread holds the value in slot 0. In the last slots,
 //   threads without an element hold a defined filler value (never loaded, stored or reduced).
 // * Result types, integer wrapping, division by zero, NaN rules and rounding of 16/8-bit
