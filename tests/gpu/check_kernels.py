@@ -35,7 +35,7 @@ def both(kernel, make_args, out_index):
     args = make_args()
     gpu_args = [a.cuda() if isinstance(a, torch.Tensor) else a for a in args]
     gpu_out = gpu_args[out_index]
-    gpu_out.fill_(float("nan"))
+    gpu_out.fill_(float("nan") if gpu_out.is_floating_point() else -12345)
     cuda.call(kernel, *gpu_args)
     torch.cuda.synchronize()
     cpu_args = list(args)
@@ -72,6 +72,32 @@ check("softmax 64x1003 in rows of 1024", g, torch.softmax(xw.double(), dim=-1), 
 xt = torch.randn(781, 300).t()  # a non-contiguous (300, 781) view
 g, c, _ = both("softmax", lambda: [xt, torch.empty(300, 781)], 1)
 check("softmax transposed view", g, torch.softmax(xt.double(), dim=-1), 1e-6, 1e-5)
+
+# The layout cases (tests/gpu/kernels/layout_cases.cpp): aligned inputs take the vector
+# program, a misaligned view and a strided view the element-by-element one (cyclic layout).
+def layout_inputs(shape, dtype, kind):
+    n = math.prod(shape)
+    if dtype in (torch.int32,):
+        make = lambda m: torch.randint(-1000, 1000, (m,), dtype=dtype)  # noqa: E731
+    else:
+        make = lambda m: torch.randn(m).to(dtype)  # noqa: E731
+    if kind == "aligned":
+        return make(n).reshape(shape)
+    if kind == "misaligned":
+        return make(n + 1)[1:].reshape(shape)
+    return make(2 * n)[::2].reshape(shape)
+
+
+for kernel, shape, types, tol in (
+        ("layout_mixed", (3000,), (torch.float32,) * 3, 2e-3),
+        ("layout_ints", (2500,), (torch.int32,) * 3, 0),
+        ("layout_halves", (1500,), (torch.float16, torch.bfloat16, torch.float16), 4e-3),
+        ("layout_3d", (3, 6, 70), (torch.float32,) * 3, 0)):
+    for kind in ("aligned", "misaligned", "strided"):
+        a = layout_inputs(shape, types[0], kind)
+        b = layout_inputs(shape, types[1], kind)
+        g, c, _ = both(kernel, lambda: [a, b, torch.zeros(shape, dtype=types[2])], 2)
+        check(f"{kernel} {kind} vs cpu backend", g, c, tol, tol)
 
 
 def matmul_case(m, k, n, ones=False, transposed=False):

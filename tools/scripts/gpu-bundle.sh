@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepare what a GPU machine needs to test and benchmark the stock kernels: the machine has
+# Prepare what a GPU machine needs to test and benchmark the stock kernels (and the GPU-only
+# test kernels of tests/gpu/kernels): the machine has
 # nvcc, g++ and PyTorch but no LLVM, so ntc runs here and the generated sources travel.
 # Writes gpu-bundle/{cuda,cpu}/ (git-ignored); then run tools/scripts/gpu-run.sh there
 # (through the device tool: carry gpu-bundle).
@@ -7,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ntc=build/tools/ntc
 rm -rf gpu-bundle && mkdir -p gpu-bundle/cuda gpu-bundle/cpu
-for k in kernels/*.cpp; do
+for k in kernels/*.cpp tests/gpu/kernels/*.cpp; do
   "$ntc" -o gpu-bundle/cuda --target cuda "$k"
   "$ntc" -o gpu-bundle/cpu --target cpu "$k"
 done
