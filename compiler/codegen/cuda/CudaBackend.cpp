@@ -102,7 +102,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
     p.smem = shared.totalBytes;
     os << "// " << what.str() << "; " << p.threads << " threads, " << p.smem
        << " bytes of shared memory.\n";
-    emitProgram(shared.function, k.grid, p.name, CudaDialect(p.threads, p.smem, gpu), os);
+    emitProgram(shared.function, k.grid, p.name, CudaDialect(p.threads, gpu), os);
     // The vector-access twin, when the dispatcher can check its conditions. Its accesses are
     // planned on the blocked layout, which the element-by-element program may have replaced
     // by the cyclic one (then the twin is laid out again, and its shared memory may differ).
@@ -114,8 +114,8 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
       os << "// " << what.str() << "; " << p.threads << " threads, " << p.vectorSmem
          << " bytes of shared memory; vector accesses (the dispatcher checked strides and "
          << "alignment).\n";
-      emitProgram(shared.function, k.grid, p.name + "_vec",
-                  CudaDialect(p.threads, p.vectorSmem, gpu, p.vector), os);
+      emitProgram(shared.function, k.grid, p.name + "_vec", CudaDialect(p.threads, gpu, p.vector),
+                  os);
     }
     programs[values] = p;
   }

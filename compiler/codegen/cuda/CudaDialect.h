@@ -5,20 +5,19 @@
 
 namespace ntc::codegen {
 
-/// ntc::dev: statically shaped tiles spread cyclically over the `threads` threads of a
-/// block; a program is a __global__ function template over the index type, one block per
-/// grid element, with `smemBytes` of dynamic shared memory for the operations that
-/// communicate between threads.
+/// ntc::dev: statically shaped tiles spread over the `threads` threads of a block (in the
+/// layouts of their types); a program is a __global__ function template over the index type,
+/// one block per grid element, with the dynamic shared memory that passes::allocateShared
+/// planned for the operations that communicate between threads.
 class CudaDialect : public Dialect {
 public:
-  /// A dialect for programs of `threads` threads with `smemBytes` of dynamic shared memory.
-  /// With `vectorConditions` (those of passes::vectorConditions, which the dispatcher checks
-  /// before the launch; each implies stride 1 in its dimension) the accesses that qualify are
-  /// compiled with vector instructions.
-  CudaDialect(int threads, int64_t smemBytes, const GpuTarget &gpu,
+  /// A dialect for programs of `threads` threads (their dynamic shared memory is placed by
+  /// passes::allocateShared). With `vectorConditions` (those of passes::vectorConditions, which
+  /// the dispatcher checks before the launch; each implies stride 1 in its dimension) the
+  /// accesses that qualify are compiled with vector instructions.
+  CudaDialect(int threads, const GpuTarget &gpu,
               std::vector<passes::VectorCondition> vectorConditions = {})
-      : threads_(threads), smemBytes_(smemBytes), gpu_(gpu),
-        vectorConditions_(std::move(vectorConditions)) {}
+      : threads_(threads), gpu_(gpu), vectorConditions_(std::move(vectorConditions)) {}
   std::string ns() const override;
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
@@ -41,7 +40,6 @@ public:
 
 private:
   int threads_;
-  int64_t smemBytes_;
   GpuTarget gpu_;
   std::vector<passes::VectorCondition> vectorConditions_;
 };
