@@ -29,8 +29,7 @@ using namespace kir;
 bool cyclicApplies(const Function &f, int threads) {
   bool ok = true;
   forEachStmt(f.body, [&](const Stmt &s) {
-    if (s.get()->kind != StmtKind::Define && s.get()->kind != StmtKind::Assign &&
-        s.get()->kind != StmtKind::Store)
+    if (s->kind != StmtKind::Define && s->kind != StmtKind::Assign && s->kind != StmtKind::Store)
       ok = false;
     return ok;
   });
