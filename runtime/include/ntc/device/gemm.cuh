@@ -138,10 +138,14 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
     const mma::Coord ra = mma::ldmatrix_a_address(lane);
     const mma::Coord rb{lane % 16, 8 * (lane / 16)}; // x4.trans: two 16×8 B tiles side by side
 
+    // The ring stage of a step.
+    auto stage_at = [&](Index step) {
+      return smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
+    };
     auto issue = [&](Index step) {
       if (step < steps) {
         const Index k = begin + step;
-        unsigned char *stage = smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
+        unsigned char *stage = stage_at(step);
         detail::gemm_copy<VecA, T, BM, BK, Th>(
             reinterpret_cast<T *>(stage), base_a, fill_a,
             [&](const int *index) { return a_offset(k, index); },
@@ -181,9 +185,6 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
 #pragma unroll
         for (int n = 0; n < NT; ++n)
           detail::mma_m16n8k16<T>(c[m][n], a[m], b[n]);
-    };
-    auto stage_at = [&](Index step) {
-      return smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
     };
 
     // The accumulator moves into the fragments before the loop (unless the caller knows it is

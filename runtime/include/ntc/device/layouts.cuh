@@ -646,34 +646,29 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
 /// reduce_smem_bytes for a blocked tile of the same type, shape and threads).
 template <class T, class S, int Th, int V>
 __device__ inline Tile<sum_t<T>, Shape<>, Th> sum(const LTile<T, S, Chunked<Th, V>> &t, Smem smem) {
-  using Op = detail::sum_reduce<T>;
-  return ::ntc::dev::full<sum_t<T>, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<sum_t<T>, detail::sum_reduce<T>>(t, smem);
 }
 /// Largest element of a Chunked tile (NaN wins), as a replicated rank-0 tile.
 template <class T, class S, int Th, int V>
 __device__ inline Tile<T, Shape<>, Th> max(const LTile<T, S, Chunked<Th, V>> &t, Smem smem) {
-  using Op = detail::extreme_value_t<T, true>;
-  return ::ntc::dev::full<T, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<T, detail::extreme_value_t<T, true>>(t, smem);
 }
 /// Smallest element of a Chunked tile (NaN wins), as a replicated rank-0 tile.
 template <class T, class S, int Th, int V>
 __device__ inline Tile<T, Shape<>, Th> min(const LTile<T, S, Chunked<Th, V>> &t, Smem smem) {
-  using Op = detail::extreme_value_t<T, false>;
-  return ::ntc::dev::full<T, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<T, detail::extreme_value_t<T, false>>(t, smem);
 }
 /// Row-major index of the first largest element of a Chunked tile (first NaN if any).
 template <class T, class S, int Th, int V>
 __device__ inline Tile<int32_t, Shape<>, Th> argmax(const LTile<T, S, Chunked<Th, V>> &t,
                                                     Smem smem) {
-  using Op = detail::extreme_reduce<T, true, true>;
-  return ::ntc::dev::full<int32_t, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<int32_t, detail::extreme_reduce<T, true, true>>(t, smem);
 }
 /// Row-major index of the first smallest element of a Chunked tile (first NaN if any).
 template <class T, class S, int Th, int V>
 __device__ inline Tile<int32_t, Shape<>, Th> argmin(const LTile<T, S, Chunked<Th, V>> &t,
                                                     Smem smem) {
-  using Op = detail::extreme_reduce<T, false, true>;
-  return ::ntc::dev::full<int32_t, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<int32_t, detail::extreme_reduce<T, false, true>>(t, smem);
 }
 
 /// Shared-memory bytes of an axis reduction of an Mma tile (partials of the warps along it).

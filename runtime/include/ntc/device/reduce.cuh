@@ -227,6 +227,13 @@ __device__ inline typename Op::State reduce_all(const X &t, Smem smem) {
   }
 }
 
+/// A full reduction with Op as a replicated rank-0 tile of R (the result of sum/max/min/
+/// argmax/argmin over all elements, for any tile reduce_all takes).
+template <class R, class Op, class X>
+__device__ inline Tile<R, Shape<>, X::threads> reduce_replicated(const X &t, Smem smem) {
+  return ::ntc::dev::full<R, Shape<>, X::threads>(Op::result(reduce_all<Op>(t, smem)));
+}
+
 /// Lanes per output of an axis reduction with N elements, axis extent n and inner stride
 /// `inner`: enough to use the block when there are few outputs, a warp's worth when reducing the
 /// contiguous axis (conflict-free staging reads), never more than n.
@@ -386,8 +393,7 @@ template <class T, class S, int Th, int Axis> NTC_DEV_HD constexpr std::size_t r
 /// Sum of all elements, as a replicated rank-0 tile (reduce_smem_bytes<T, S, Th>()).
 template <class T, class S, int Th>
 __device__ inline Tile<sum_t<T>, Shape<>, Th> sum(const Tile<T, S, Th> &t, Smem smem) {
-  using Op = detail::sum_reduce<T>;
-  return ::ntc::dev::full<sum_t<T>, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<sum_t<T>, detail::sum_reduce<T>>(t, smem);
 }
 /// Sum over `Axis` (negative counts from the end); that dimension is removed
 /// (reduce_smem_bytes<T, S, Th, Axis>()).
@@ -400,8 +406,7 @@ __device__ inline auto sum(const Tile<T, S, Th> &t, Smem smem) {
 /// Largest element (NaN propagates), as a replicated rank-0 tile.
 template <class T, class S, int Th>
 __device__ inline Tile<T, Shape<>, Th> max(const Tile<T, S, Th> &t, Smem smem) {
-  using Op = detail::extreme_value_t<T, true>;
-  return ::ntc::dev::full<T, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<T, detail::extreme_value_t<T, true>>(t, smem);
 }
 /// Largest element over `Axis` (NaN propagates); that dimension is removed.
 template <int Axis, class T, class S, int Th>
@@ -413,8 +418,7 @@ __device__ inline auto max(const Tile<T, S, Th> &t, Smem smem) {
 /// Smallest element (NaN propagates), as a replicated rank-0 tile.
 template <class T, class S, int Th>
 __device__ inline Tile<T, Shape<>, Th> min(const Tile<T, S, Th> &t, Smem smem) {
-  using Op = detail::extreme_value_t<T, false>;
-  return ::ntc::dev::full<T, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<T, detail::extreme_value_t<T, false>>(t, smem);
 }
 /// Smallest element over `Axis` (NaN propagates); that dimension is removed.
 template <int Axis, class T, class S, int Th>
@@ -427,8 +431,7 @@ __device__ inline auto min(const Tile<T, S, Th> &t, Smem smem) {
 /// int32 tile.
 template <class T, class S, int Th>
 __device__ inline Tile<int32_t, Shape<>, Th> argmax(const Tile<T, S, Th> &t, Smem smem) {
-  using Op = detail::extreme_reduce<T, true, true>;
-  return ::ntc::dev::full<int32_t, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<int32_t, detail::extreme_reduce<T, true, true>>(t, smem);
 }
 /// Index along `Axis` of the first largest element (first NaN if any); that dimension is
 /// removed.
@@ -442,8 +445,7 @@ __device__ inline auto argmax(const Tile<T, S, Th> &t, Smem smem) {
 /// int32 tile.
 template <class T, class S, int Th>
 __device__ inline Tile<int32_t, Shape<>, Th> argmin(const Tile<T, S, Th> &t, Smem smem) {
-  using Op = detail::extreme_reduce<T, false, true>;
-  return ::ntc::dev::full<int32_t, Shape<>, Th>(Op::result(detail::reduce_all<Op>(t, smem)));
+  return detail::reduce_replicated<int32_t, detail::extreme_reduce<T, false, true>>(t, smem);
 }
 /// Index along `Axis` of the first smallest element (first NaN if any); that dimension is
 /// removed.
