@@ -71,7 +71,7 @@ int64_t shapeElements(const std::vector<Expr> &shape);
 
 /// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256
 /// (4 elements per thread; 8 for programs that reduce tiles and multiply none); a program
-/// with a GEMM main loop (planDotLoop) up to 512, one warp per 2048 accumulator elements.
+/// with a GEMM main loop (planDotLoop) up to 512, one warp per 4096 accumulator elements.
 int blockThreads(const kir::Function &specialized, const GpuTarget &gpu);
 
 /// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
@@ -100,6 +100,20 @@ Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> 
 /// simplify-mask: drop the mask terms that always hold (a lane below a full tile's
 /// extent, non-negative coordinates, program coordinates inside the grid).
 void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param);
+
+/// The affine form of an access (see AffineAccess.cpp): its coordinates are
+/// origin[d] + Σ_j lane_j · laneSteps[j][d], and every element of its tile is in bounds when
+/// every term of `full` holds (terms as in Access::mask, free of lanes).
+struct AffineAccess {
+  std::vector<Expr> origin;                 ///< the source coordinates of lane (0, 0, ...)
+  std::vector<std::vector<Expr>> laneSteps; ///< per lane, the step of every coordinate
+  std::vector<MaskTerm> full;               ///< all hold: the whole tile is in bounds
+};
+
+/// affine-access: the affine form of `access`, or nullopt when a coordinate or a mask value
+/// is not affine in the lanes (mask values with constant coefficients) or a lane extent is not
+/// a compile-time constant.
+std::optional<AffineAccess> affineAccess(const Access &access);
 
 /// How an access can use vector instructions: source dimension `dim` is walked by the
 /// innermost lane with unit step, `width` elements per instruction.
