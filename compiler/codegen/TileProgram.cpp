@@ -256,8 +256,6 @@ private:
     return dtypeBytes(f_.spec.params[f_.spec.arranged[param].source].dtype);
   }
 
-  /// The lambda computing an element offset of an access to `param` (or `masked`); `leading`
-  /// declares parameters before the multi-index (a loop index).
   /// True when mask term `t` is `k < end` for an enclosing loop `for k in [begin, end)` with
   /// begin >= 0: the loop itself guarantees it.
   bool loopGuarantees(const passes::MaskTerm &t) const {
@@ -326,6 +324,48 @@ private:
     return code;
   }
 
+  /// The ntc::dev::affine_tile of a dot_loop operand with an affine form (its full-tile
+  /// condition and origin as lambdas of the loop index declared by `leading`, the source
+  /// strides of its two lanes), or no_affine.
+  std::string affineTile(const std::optional<passes::AffineAccess> &form, int param,
+                         const std::string &leading) {
+    if (!form || form->laneSteps.size() != 2)
+      return ns_ + "::no_affine{}";
+    const ParamSpec &src = f_.spec.params[f_.spec.arranged[param].source];
+    auto offset = [&](const std::vector<Expr> &coords) {
+      std::string sum;
+      for (size_t d = 0; d < coords.size(); ++d)
+        if (coords[d] != Expr(0))
+          sum += (sum.empty() ? "" : " + ") +
+                 (coords[d] == Expr(1) ? "" : integer(coords[d]) + " * ") +
+                 strideName(src, static_cast<int>(d));
+      return "static_cast<long long>(" + (sum.empty() ? std::string("0") : sum) + ")";
+    };
+    std::vector<std::string> checks;
+    for (const passes::MaskTerm &t : form->full) {
+      if (loopGuarantees(t))
+        continue;
+      if (t.checkLower)
+        checks.push_back(integer(t.value) + " >= 0");
+      if (t.checkUpper)
+        checks.push_back(integer(t.value) + " < " + integer(t.extent));
+    }
+    std::string full;
+    for (size_t i = 0; i < checks.size(); ++i)
+      full += (i ? " && " : "") + checks[i];
+    return ns_ + "::affine_tile{[&](" + leading + ") -> bool { return " +
+           (full.empty() ? std::string("true") : full) + "; }, [&](" + leading +
+           ") -> long long { return " + offset(form->origin) + "; }, " +
+           offset(form->laneSteps[0]) + ", " + offset(form->laneSteps[1]) + "}";
+  }
+
+  /// `, affine_tile{...}` for an access with an affine form, else nothing (async_copy takes the
+  /// masked path alone).
+  std::string affineArgument(const passes::Access &access, int param) {
+    auto form = passes::affineAccess(access);
+    return form && form->laneSteps.size() == 2 ? ", " + affineTile(form, param, "") : "";
+  }
+
   /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop); `accZero`:
   /// the accumulator holds zeros when the loop starts.
   void dotLoop(const StmtNode &s, const passes::DotLoop &loop, bool accZero) {
@@ -335,10 +375,11 @@ private:
       passes::Access access = resolve(v->param, v->subscripts);
       vector = d_.vectorThreads() > 0 &&
                passes::planVectorAccess(access, elementBytes(v->param), passes::kDotLoopChunk);
+      const std::string k = "const Index " + name(s.var);
       return "ntc_args." + src.name + ", " + ns_ + "::convert<" + T + ">(" +
              doubleLiteral(src.other.value_or(0.0)) + ")" +
-             accessLambdas(access, v->param, vector ? passes::kDotLoopChunk : 0,
-                           "const Index " + name(s.var) + ", ");
+             accessLambdas(access, v->param, vector ? passes::kDotLoopChunk : 0, k + ", ") + ", " +
+             affineTile(vector ? passes::affineAccess(access) : std::nullopt, v->param, k);
     };
     bool vectorA = false, vectorB = false;
     std::string a = operand(loop.a, vectorA), b = operand(loop.b, vectorB);
@@ -378,7 +419,7 @@ private:
          src.name + ", " + ns_ + "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) +
          "), " + ns_ + "::chunk_width<" + std::to_string(vector ? chunk : 0) + ">{}" +
          accessLambdas(access, load->param, vector ? chunk : 0, "") +
-         (vector ? "" : ", " + ns_ + "::no_chunk{}") + ");");
+         (vector ? affineArgument(access, load->param) : ", " + ns_ + "::no_chunk{}") + ");");
     --indent_;
   }
 

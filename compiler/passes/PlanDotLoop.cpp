@@ -20,9 +20,11 @@ namespace {
 /// in one SM of the architecture it tunes for.
 constexpr int64_t kRingBudget = 100 * 1024;
 
-/// Blocks of this many threads or more run alone on an SM: each thread then gets at most 128
-/// of its 64 Ki registers, and a GEMM loop needs them all.
-constexpr int kAloneThreads = 512;
+/// Registers of an SM, and those a thread of a GEMM loop needs beside its accumulators
+/// (two fragment buffers, addresses): a block that needs more than half of the SM's registers
+/// runs alone on it.
+constexpr int64_t kSmRegisters = 64 * 1024;
+constexpr int64_t kLoopRegisters = 64;
 
 /// Most stages of a ring that shares its SM, and of one that has it alone.
 constexpr int kSharedStages = 4;
@@ -71,6 +73,8 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTar
     return std::nullopt;
   auto bm = extent(a, 0), bk = extent(a, 1), bk2 = extent(b, 0), bn = extent(b, 1);
   if (!bm || !bk || !bk2 || !bn || *bk != *bk2 || *bk % 16 != 0 || threads % 32 != 0 ||
+      !dev::layout::swizzles(static_cast<int>(*bk), 2) ||
+      !dev::layout::swizzles(static_cast<int>(*bn), 2) ||
       dev::layout::gemm_warp_rows(static_cast<int>(*bm), static_cast<int>(*bn), threads / 32) == 0)
     return std::nullopt;
   DotLoop plan;
@@ -84,7 +88,7 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTar
   // Two blocks per SM on the tuned architecture, or one that has the SM's shared memory alone
   // (a deeper ring: measured on the H200, 6–8 stages instead of 4 ran a 4096×4096×512 GEMM 11%
   // faster); never more than every target allows a block.
-  const bool alone = threads >= kAloneThreads;
+  const bool alone = 2 * threads * (*bm * *bn / threads + kLoopRegisters) > kSmRegisters;
   const int64_t perSm = gpu.tuning().sharedPerMultiprocessor;
   const int64_t budget = alone ? perSm - kReserve : std::min(kRingBudget, perSm / 2 - kReserve);
   const int64_t limit = gpu.sharedPerBlock() - kReserve;

@@ -357,12 +357,16 @@ __global__ void __launch_bounds__(Th)
         const int r = pm * BM + i[0], c = k * BK + i[1];
         return r < M && c + 7 < K ? static_cast<long long>(r) * K + c : dev::masked;
       },
+      dev::affine_tile{
+          [&](const int k) { return pm * BM + BM - 1 < M && k * BK + BK - 1 < K; },
+          [&](const int k) -> long long { return static_cast<long long>(pm * BM) * K + k * BK; },
+          static_cast<long long>(K), 1LL},
       rhs, dev::convert<dev::float16>(0.0),
       [&](const int k, const int *i) -> long long {
         const int r = k * BK + i[0], c = pn * BN + i[1];
         return r < K && c < N ? static_cast<long long>(r) * N + c : dev::masked;
       },
-      dev::no_chunk{}, smem);
+      dev::no_chunk{}, dev::no_affine{}, smem);
   auto offset = [&](const int *i) -> long long {
     const int r = pm * BM + i[0], c = pn * BN + i[1];
     return r < M && c < N ? static_cast<long long>(r) * N + c : dev::masked;

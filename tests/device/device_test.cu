@@ -1348,9 +1348,13 @@ template <class T, class S, int Th> void vector_memory(const char *name) {
 /// dot_loop against the CPU: a (M×K)·(K×N) product walked in BK steps by one BM×BN block
 /// whose tiles overhang every edge (masked), from row-major matrices with aligned rows (Vec)
 /// or read element by element. AccZero: the accumulator starts at zero and dot_loop is told so.
-template <class T, int BM, int BK, int BN, int Th, int Stages, bool Vec, bool AccZero = false>
+/// Affine: the operands also pass their affine forms; the block then covers M and N exactly,
+/// so that every step but the partial last one copies full tiles from one offset.
+template <class T, int BM, int BK, int BN, int Th, int Stages, bool Vec, bool AccZero = false,
+          bool Affine = false>
 void dot_loop_test(const char *name) {
-  constexpr int M = BM - 5, N = BN - 8, K = 5 * BK + 8; // K: a partial last step
+  constexpr int M = Affine ? BM : BM - 5, N = Affine ? BN : BN - 8;
+  constexpr int K = 5 * BK + 8; // a partial last step
   using H = host_t<T>;
   const hvec<H> a = random_values<H>(M * K, -1, 1), b = random_values<H>(K * N, -1, 1);
   const hvec<float> c = AccZero ? hvec<float>(BM * BN, 0.0f) : random_values<float>(BM * BN, -1, 1);
@@ -1378,9 +1382,19 @@ void dot_loop_test(const char *name) {
           const int row = k * BK + i[0], col = i[1];
           return row < K && col + 7 < N ? (long long)row * N + col : dev::masked;
         };
+        auto affine = [](auto full, auto origin, long long stride0, long long stride1) {
+          if constexpr (Affine)
+            return dev::affine_tile{full, origin, stride0, stride1};
+          else
+            return dev::no_affine{};
+        };
+        auto a_affine = affine([](int k) { return BM - 1 < M && k * BK + BK - 1 < K; },
+                               [](int k) -> long long { return k * BK; }, K, 1);
+        auto b_affine = affine([](int k) { return k * BK + BK - 1 < K && BN - 1 < N; },
+                               [](int k) -> long long { return (long long)k * BK * N; }, N, 1);
         dev::dot_loop<Stages, Vec, Vec, AccZero, T, BM, BK, BN, Th>(
-            acc, 0, (K + BK - 1) / BK, pa, T(0.0f), a_offset, a_chunk, pb, T(0.0f), b_offset,
-            b_chunk, smem);
+            acc, 0, (K + BK - 1) / BK, pa, T(0.0f), a_offset, a_chunk, a_affine, pb, T(0.0f),
+            b_offset, b_chunk, b_affine, smem);
         dev::store(pc, acc, RowMajor<Shape<BM, BN>>{});
       },
       bytes);
@@ -1398,6 +1412,57 @@ void dot_loop_test(const char *name) {
   check<float>(std::string("dot_loop ") + name, dc.get(), cpu::dot(x, y, z), rel(1e-4, 1e-3));
 }
 
+/// async_copy with the affine form of its window against the masked copy: the R×C window at
+/// (r0, c0) of a row-major float16 matrix lands in shared memory the same way (the fill value
+/// outside the matrix), whether the window is inside the matrix (one offset for the whole
+/// tile) or overhangs its edge (the masked path).
+template <int R, int C, int Th> void async_copy_affine(const char *name, int r0, int c0) {
+  constexpr int rows = 100, cols = 136; // rows of 272 bytes: 16-byte aligned
+  using H = cpu::float16;
+  const hvec<H> a = random_values<H>(rows * cols, -1, 1);
+  DevBuf<__half> da(a), out(R * C), ref(R * C);
+  const __half *pa = da.ptr;
+  __half *po = out.ptr, *pr = ref.ptr;
+  using Stage = dev::SharedTile<__half, Shape<R, C>, false>;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        auto offset = [=](const int *i) -> long long {
+          const int r = r0 + i[0], c = c0 + i[1];
+          return r < rows && c < cols ? (long long)r * cols + c : dev::masked;
+        };
+        auto chunk = [=](const int *i) -> long long {
+          const int r = r0 + i[0], c = c0 + i[1];
+          return r < rows && c + 7 < cols ? (long long)r * cols + c : dev::masked;
+        };
+        auto affine = dev::affine_tile{[=] { return r0 + R - 1 < rows && c0 + C - 1 < cols; },
+                                       [=]() -> long long { return (long long)r0 * cols + c0; },
+                                       (long long)cols, 1LL};
+        const __half fill = __float2half(-2.0f);
+        dev::async_copy<__half, Shape<R, C>, Th>(smem, 0, pa, fill, dev::chunk_width<8>{},
+                                                 offset, chunk, affine);
+        dev::async_copy<__half, Shape<R, C>, Th>(smem, Stage::bytes, pa, fill,
+                                                 dev::chunk_width<8>{}, offset, chunk);
+        dev::async_commit();
+        dev::async_commit();
+        const auto with = dev::shared_stage<__half, Shape<R, C>, false>(smem, 0);
+        const auto without = dev::shared_stage<__half, Shape<R, C>, false>(smem, Stage::bytes);
+        for (int e = int(threadIdx.x); e < R * C; e += Th) {
+          po[e] = with.ptr[(e / C) * Stage::pitch + e % C];
+          pr[e] = without.ptr[(e / C) * Stage::pitch + e % C];
+        }
+      },
+      2 * Stage::bytes);
+  hvec<H> want(R * C);
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < C; ++j) {
+      const int r = r0 + i, c = c0 + j;
+      want[i * C + j] = r < rows && c < cols ? a[r * cols + c] : raw_t<H>(H(-2.0f));
+    }
+  const std::string n = std::string("async_copy affine ") + name;
+  check<H>(n, out.get(), host_tile<H>({R, C}, want), bits());
+  check<H>(n + " (masked copy)", ref.get(), host_tile<H>({R, C}, want), bits());
+}
+
 static void test_memory() {
   masked_memory<128>();
   masked_memory<256>();
@@ -1412,6 +1477,20 @@ static void test_memory() {
   dot_loop_test<__half, 128, 32, 256, 256, 6, true, true>("float16 128x32x256 6 stages, vector");
   dot_loop_test<__half, 128, 32, 256, 256, 4, false, true>(
       "float16 128x32x256 zero start, elements");
+  dot_loop_test<__half, 128, 32, 256, 256, 6, true, true, true>(
+      "float16 128x32x256 6 stages, affine operands");
+  dot_loop_test<__nv_bfloat16, 128, 64, 128, 256, 3, true, false, true>(
+      "bfloat16 128x64x128 3 stages, affine operands");
+  dot_loop_test<__half, 64, 16, 64, 128, 3, true, false, true>(
+      "float16 64x16x64 (one k16 slice per stage), affine operands");
+  // Rows of 3 and 6 16-byte units cannot be swizzled: the generic path.
+  dot_loop_test<__half, 64, 48, 64, 128, 3, true>("float16 64x48x64, vector");
+  dot_loop_test<__half, 64, 32, 96, 128, 3, true>("float16 64x32x96, vector");
+  dot_loop_test<__half, 64, 32, 64, 128, 2, true, true, true>(
+      "float16 64x32x64 2 stages, affine operands");
+  async_copy_affine<64, 64, 256>("64x64 inside", 8, 64);
+  async_copy_affine<64, 64, 256>("64x64 over the last rows", 48, 64);
+  async_copy_affine<32, 128, 128>("32x128 over the last columns", 16, 64);
 }
 
 // =================================================================================================

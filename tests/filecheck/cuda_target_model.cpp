@@ -1,5 +1,5 @@
 // The target model: `--cuda-arch 86` plans for an SM of 100 KiB of shared memory (99 KiB per
-// block), so the GEMM ring of the 128×256 blocks (a 512-thread block, alone on its SM) keeps
+// block), so the GEMM ring of the 128×256 blocks (a 256-thread block, alone on its SM) keeps
 // four stages where sm_80's 164 KiB allow six (tests/filecheck/cuda_dot_loop.cpp), and the
 // generated file says what it was planned for.
 // NTC-ARGS: --cuda-arch 86

@@ -77,6 +77,14 @@ NTC_DEV_HD constexpr int swizzle_unit(int row, int unit, int units_per_row) {
   return unit ^ ((row / (8 / u)) % u);
 }
 
+/// True when rows of `cols` elements of `bytes` bytes are a power-of-two number of 16-byte
+/// units, the condition of the swizzle (with 3 or 6 units, say, `unit ^ h(row)` would leave
+/// the row).
+NTC_DEV_HD constexpr bool swizzles(int cols, int bytes) {
+  const int units = cols * bytes / 16;
+  return cols * bytes % 16 == 0 && units > 0 && (units & (units - 1)) == 0;
+}
+
 /// Element offset in a swizzled row-major shared tile of `cols` elements of `bytes` bytes per
 /// row (cols·bytes a multiple of 16) of element (row, col).
 NTC_DEV_HD constexpr int swizzled_offset(int row, int col, int cols, int bytes) {

@@ -557,6 +557,35 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
   }
 }
 
+/// async_copy of a tile with an affine form (vector chunks only): when affine.full() holds,
+/// every chunk goes by cp.async from affine.origin() and the lane strides, without evaluating
+/// its mask and offset; otherwise as async_copy above.
+template <class T, class S, int Th, int Chunk, class F, class G, class Full, class Origin>
+__device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *base, T fill,
+                                  chunk_width<Chunk> width, F offset, G chunk,
+                                  affine_tile<Full, Origin> affine) {
+  static_assert(S::rank == 2 && Chunk > 0, "ntc::dev::async_copy: affine forms of 16-byte chunks");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (affine.full()) {
+    constexpr int R = S::dim(0), C = S::dim(1), pitch = SharedTile<T, S, false>::pitch;
+    constexpr int per_row = C / Chunk, chunks = R * per_row;
+    T *buffer = smem.as<T>(byte_offset);
+    const T *origin = base + affine.origin();
+#pragma unroll
+    for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
+      const int c = i * Th + int(threadIdx.x);
+      if (chunks % Th != 0 && c >= chunks)
+        break;
+      const int row = c / per_row, col = (c % per_row) * Chunk;
+      ::ntc::dev::detail::cp_async_16(buffer + row * pitch + col,
+                                      origin + row * affine.stride0 + col * affine.stride1);
+    }
+    return;
+  }
+#endif
+  async_copy<T, S, Th>(smem, byte_offset, base, fill, width, offset, chunk);
+}
+
 /// The stage at byte `byte_offset` once the copies of every group but the newest have completed
 /// and every thread's are visible: a SharedTile of shape S (Transposed: the buffer holds its
 /// transpose).

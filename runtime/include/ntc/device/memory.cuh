@@ -106,6 +106,23 @@ struct no_chunk {
   template <class... A> __device__ long long operator()(A...) const { return masked; }
 };
 
+/// The affine form of a 2-D tile access: whenever full(args...) holds (every element of the
+/// tile is in bounds), element index[0..1] of the tile is at offset
+/// origin(args...) + index[0]·stride0 + index[1]·stride1 of the source (the compiler proved
+/// it: see passes/AffineAccess.cpp); args are dot_loop's step, nothing for async_copy. The
+/// copies then find a thread's chunks from one offset; otherwise they take the masked offsets
+/// chunk by chunk.
+template <class Full, class Origin> struct affine_tile {
+  Full full;
+  Origin origin;
+  long long stride0, stride1;
+};
+template <class Full, class Origin>
+affine_tile(Full, Origin, long long, long long) -> affine_tile<Full, Origin>;
+
+/// An operand without an affine form (every step uses the masked offsets).
+struct no_affine {};
+
 /// load() with vector accesses. chunk(index) is the offset of the chunk of V (Tile::V)
 /// consecutive elements of one row that starts at `index`, or `masked` unless all V are in
 /// bounds. Contract (the compiler proves it, or the dispatcher checks it before choosing this
