@@ -1158,6 +1158,8 @@ private:
       s.kind = TV::Kind::Source;
       return s;
     }
+    if (name == "offsets" && object.kind == TV::Kind::Param && args.empty())
+      return TV::ofTile(linearOffsets(object, e));
     if (name == "offsets" && object.kind == TV::Kind::Param)
       return TV::ofTile(offsets(object, dimArg(source(object.param).ndim), e));
     if (name == "shape") {
@@ -1186,6 +1188,23 @@ private:
     if (llvm::isa_and_nonnull<clang::CXXConversionDecl>(method))
       return object;
     fail(e, "'" + name + "' is not supported on a tile");
+  }
+
+  /// x.offsets(): Σ_d offsets(d) · stride_d over the source dimensions, one int64 per element
+  /// of the tile (each coordinate spans the whole tile, so that the terms add elementwise).
+  kir::Value linearOffsets(const TV &p, const clang::Stmt *where) {
+    if (p.subs.size() != middleDims(p.param))
+      fail(where, "offsets() needs a tile; select one with x[k] first");
+    const ParamSpec &src = source(p.param);
+    const TileType tile{DType::Int64, tileTypeOf(p.param).shape};
+    kir::Value sum;
+    for (int d = 0; d < src.ndim; ++d) {
+      kir::Value term =
+          makeBinary("mul", makeOffsets(p.param, p.subs, d, tile),
+                     makeIndex(Expr::symbol(src.name + "_stride_" + std::to_string(d))));
+      sum = sum ? makeBinary("add", sum, term) : term;
+    }
+    return sum ? sum : makeFull(tile.shape, 0, DType::Int64);
   }
 
   kir::Value offsets(const TV &p, size_t dim, const clang::Stmt *where) {

@@ -29,6 +29,7 @@ template <> inline DLDataType dtype_of<double>() { return {kDLFloat, 64, 1}; }
 template <> inline DLDataType dtype_of<float16>() { return {kDLFloat, 16, 1}; }
 template <> inline DLDataType dtype_of<bfloat16>() { return {kDLBfloat, 16, 1}; }
 template <> inline DLDataType dtype_of<int32_t>() { return {kDLInt, 32, 1}; }
+template <> inline DLDataType dtype_of<int64_t>() { return {kDLInt, 64, 1}; }
 
 template <class T> double to_double(T v) { return double(float(v)); }
 inline double to_double(double v) { return v; }

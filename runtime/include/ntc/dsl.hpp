@@ -300,6 +300,9 @@ public:
   DType dtype() const;
   /// Source coordinates (dim `d` of the source tensor) of the tile's elements: a 1-d tile.
   Tile offsets(std::int64_t d) const;
+  /// The element offset of each of the tile's elements in its source, Σ_d offsets(d) ·
+  /// source().stride(d) (NineToothed's x.offsets(): per-element random numbers in dropout).
+  Tile offsets() const;
   /// The source tensor.
   Source source() const;
   /// Element `k` of the next level in (loads the innermost tile under it).
