@@ -6,14 +6,14 @@
 #     SOURCES <kernel.cpp>...          # kernel sources (relative to the current source dir)
 #     [TARGET cuda|cpu]                # default: cuda if the CUDA language is enabled, else cpu
 #     [CUDA_ARCHITECTURES 80 90a]      # TARGET cuda only; default 80;90a
-#     [TUNING_TABLE <file>]            # passed as --tuning-table, a dependency of the command
+#     [TUNING_TABLE <file>]            # reserved: an error until ntc reads tuning tables
 #     [OUTPUT_DIR <dir>]               # default: ${CMAKE_CURRENT_BINARY_DIR}/<target>
 #     [NTC_ARGS ...]                   # extra ntc options (e.g. --kernel NAME)
 #     [CLANG_ARGS ...])                # extra Clang arguments, after `--` (e.g. -DFOO -I...)
 #
 # For every source `<dir>/<stem>.cpp` one custom command runs
 #
-#   ntc -o <OUTPUT_DIR> --target <t> --depfile <stem>.d [--cuda-arch ..] [--tuning-table ..]
+#   ntc -o <OUTPUT_DIR> --target <t> --depfile <stem>.d [--cuda-arch ..]
 #       <NTC_ARGS> <source> -- -I<dsl include dir> -I<dir> <CLANG_ARGS>
 #
 # and writes `<OUTPUT_DIR>/<stem>.h` plus `<stem>.cpp` (cpu) or `<stem>.cu` (cuda). Its depfile
@@ -32,8 +32,10 @@
 #
 # TARGET cuda needs the CUDA language (`enable_language(CUDA)` or LANGUAGES CUDA); without it
 # the target is skipped with a STATUS message and configuration goes on, so test with
-# `if(TARGET <target>)`. TUNING_TABLE: ntc reads the checked-in autotune table (DESIGN.md §4);
-# the option is forwarded as `--tuning-table <file>` (an ntc that predates the option rejects it).
+# `if(TARGET <target>)`. TUNING_TABLE names the autotune table that ntc will compile in (one
+# configuration per shape bucket); ntc does not read tables yet, so the option stops the
+# configuration with a message instead of letting every build of the target fail on an option
+# that ntc rejects.
 
 include_guard(GLOBAL)
 
@@ -52,6 +54,11 @@ function(add_nt_kernel target)
   endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "add_nt_kernel(${target}): SOURCES is required")
+  endif()
+  if(arg_TUNING_TABLE)
+    message(FATAL_ERROR "add_nt_kernel(${target}): TUNING_TABLE is not supported yet (ntc cannot "
+                        "compile a tuning table in); remove it to build with the default "
+                        "configurations")
   endif()
   if(NOT TARGET ntc::ntc OR NOT TARGET ntc::runtime)
     message(FATAL_ERROR "add_nt_kernel(${target}): the targets ntc::ntc and ntc::runtime do not "
@@ -104,12 +111,6 @@ function(add_nt_kernel target)
   if(arg_TARGET STREQUAL "cuda")
     string(JOIN "," arch_list ${arg_CUDA_ARCHITECTURES})
     list(APPEND ntc_args --cuda-arch ${arch_list})
-  endif()
-  if(arg_TUNING_TABLE)
-    cmake_path(ABSOLUTE_PATH arg_TUNING_TABLE BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
-               NORMALIZE OUTPUT_VARIABLE tuning_table)
-    list(APPEND ntc_args --tuning-table "${tuning_table}")
-    list(APPEND extra_depends "${tuning_table}")
   endif()
   list(APPEND ntc_args ${arg_NTC_ARGS})
 

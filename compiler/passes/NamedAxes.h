@@ -1,10 +1,10 @@
 //===- NamedAxes.h - lower named-axis arrangements ------------------------===//
 //
-// lower-named-axes: NineToothed's named-layout rule (DESIGN.md §2, reference/ninetoothed.md
-// §8). A tensor is *named* when every dimension of its outermost level carries an axis
-// name (`x.axes("m", "k").tile({BM, BK})`). The axes of the named tensors the application
-// writes are the program axes G, in the writers' order. Every other named tensor is
-// rewritten into the classic arrangement with Layout's own operations:
+// lower-named-axes: NineToothed's named-layout rule. A tensor is *named* when every dimension
+// of its outermost level carries an axis name (`x.axes("m", "k").tile({BM, BK})`). The axes
+// of the named tensors the application writes are the program axes G, in the writers' order.
+// Every other named tensor is rewritten into the classic arrangement with Layout's own
+// operations:
 //
 //   * an axis in G it has is indexed by the program (kept in level 0),
 //   * an axis in G it lacks is broadcast (unsqueeze + expand to the writer's extent),
