@@ -1305,12 +1305,27 @@ private:
     return result;
   }
 
+  /// dot's input precision: NineToothed's "ieee", "tf32" or "tf32x3", as a string literal. Every
+  /// backend multiplies float32 operands in IEEE precision, which all three allow.
+  void checkInputPrecision(const AstExpr *arg) {
+    const auto *literal = dyn_cast<clang::StringLiteral>(arg->IgnoreParenImpCasts());
+    if (!literal)
+      fail(arg, "the input precision of dot must be a string literal: \"ieee\", \"tf32\" or "
+                "\"tf32x3\"");
+    const std::string precision = literal->getString().str();
+    if (precision != "ieee" && precision != "tf32" && precision != "tf32x3")
+      fail(arg, "unknown input precision '" + precision +
+                    "' for dot: use \"ieee\", \"tf32\" or \"tf32x3\"");
+  }
+
   TV builtin(const std::string &name, const clang::CallExpr *e,
              const std::vector<const AstExpr *> &args, const ScopePtr &scope,
              std::vector<Stmt> &out) {
     std::vector<TV> a;
-    for (const AstExpr *x : args)
-      a.push_back(isa<clang::CXXDefaultArgExpr>(x) ? TV{} : eval(x, scope, out));
+    for (size_t i = 0; i < args.size(); ++i)
+      a.push_back(isa<clang::CXXDefaultArgExpr>(args[i]) || (name == "dot" && i == 2)
+                      ? TV{}
+                      : eval(args[i], scope, out));
     auto tile = [&](size_t i) { return asTile(a.at(i), args.at(i)); };
     auto tv = [&](auto make) { return TV::ofTile(typed(e, make)); };
     if (kUnaryMath.count(name))
@@ -1328,8 +1343,11 @@ private:
         axis = asConstInt(a[1], args[1], "an axis");
       return tv([&] { return makeReduce(name, tile(0), axis); });
     }
-    if (name == "dot")
+    if (name == "dot") {
+      if (args.size() > 2)
+        checkInputPrecision(args[2]);
       return tv([&] { return makeDot(tile(0), tile(1)); });
+    }
     if (name == "trans")
       return tv([&] { return makeTrans(tile(0)); });
     if (name == "cast")

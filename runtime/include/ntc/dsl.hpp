@@ -443,6 +443,10 @@ Tile argmax(const Tile &x, std::int64_t axis);
 
 /// Matrix product of 2-d tiles (float32 accumulation for 16-bit and 8-bit inputs).
 Tile dot(const Tile &a, const Tile &b);
+/// dot with NineToothed's input precision for float32 operands, a string literal: "ieee",
+/// "tf32" or "tf32x3" ("tf32" allows TensorFloat-32 products; ntc's backends compute float32
+/// products in IEEE precision for all three, which every one of them allows).
+Tile dot(const Tile &a, const Tile &b, const char *input_precision);
 /// Transpose of a 2-d tile.
 Tile trans(const Tile &x);
 /// Conversion to `dtype` (same as `x.to(dtype)`).
