@@ -1,5 +1,6 @@
 // Unit tests of affine-access (compiler/passes/AffineAccess.cpp): which accesses have
 // coordinates affine in their lanes, and the condition under which a whole tile is in bounds.
+#include "AccessTestHelpers.h"
 #include "passes/Passes.h"
 
 #include <catch2/catch.hpp>
@@ -7,15 +8,9 @@
 using namespace ntc;
 using passes::Access;
 using passes::MaskTerm;
+using test::sym;
 
 namespace {
-
-Expr sym(const std::string &name, int64_t hi = -1) {
-  Interval range{0, std::nullopt};
-  if (hi >= 0)
-    range.hi = hi;
-  return Expr::symbol(name, range);
-}
 
 /// The A operand of a GEMM step k: tile (128, 32) at rows 128·pid0, columns 32·k.
 Access gemmOperand() {

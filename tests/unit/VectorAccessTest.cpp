@@ -1,5 +1,6 @@
 // Unit tests of plan-vector-access (compiler/passes/PlanVectorAccess.cpp): which accesses may
 // move whole chunks of the blocked layout with vector instructions.
+#include "AccessTestHelpers.h"
 #include "passes/Passes.h"
 
 #include <catch2/catch.hpp>
@@ -7,15 +8,9 @@
 using namespace ntc;
 using passes::Access;
 using passes::MaskTerm;
+using test::sym;
 
 namespace {
-
-Expr sym(const std::string &name, int64_t hi = -1) {
-  Interval range{0, std::nullopt};
-  if (hi >= 0)
-    range.hi = hi;
-  return Expr::symbol(name, range);
-}
 
 /// A row access `x[pid0, start + lane1]` of a (1, width) tile, masked by the row length.
 Access rowAccess(const Expr &start, int64_t width) {
