@@ -129,6 +129,14 @@ GridInfo inferGrid(const kir::Function &f) {
       continue;
     std::vector<Expr> shape = a.layout.levels()[0].shape();
     std::vector<size_t> mine = gridDims(shape), anchor = gridDims(grid.extents);
+    if (mine.size() != anchor.size() && shape.size() == grid.extents.size()) {
+      // Grids of different ranks once the 1s are dropped, but one extent may be 1 at run time
+      // (see verify-launch-grid): the wrapper checks them dimension by dimension.
+      mine.resize(shape.size());
+      anchor.resize(shape.size());
+      for (size_t d = 0; d < shape.size(); ++d)
+        mine[d] = anchor[d] = d;
+    }
     for (size_t j = 0; j < mine.size() && j < anchor.size(); ++j)
       ties.tie(grid.extents[anchor[j]], shape[mine[j]],
                "level 0 of '" + spec.arranged[grid.anchor].name + "' (dimension " +

@@ -105,3 +105,25 @@ TEST_CASE("extent checks: a constant subscript of a run-time inner level", "[cpu
   check_rejected(third_tile_of_y(&x, &y8, nullptr),
                  "'y[2]': the extent of the inner level ⌈y_size_0/4⌉ is 2; it must be at least 3");
 }
+
+TEST_CASE("extent checks: a tile size taken from another tensor's size", "[cpu][extents]") {
+  // The launch grids (x_size_0, 1) and (y_size_0, ⌈y_size_1/x_size_1⌉) agree exactly when the
+  // second extent is 1: y's rows at most as long as x's (a shorter row is masked).
+  std::mt19937_64 rng(6);
+  Tensor<float> x({5, 24});
+  x.randomize(rng);
+  for (int64_t cols : {24, 17}) {
+    Tensor<float> y({5, cols});
+    REQUIRE_NTC_OK(rows_tiled_by_x(&x, &y, nullptr));
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        REQUIRE(y.get({i, j}) == double(float(x.get({i, j}) * 2)));
+    CHECK(y.touched_outside_view() == 0);
+  }
+  Tensor<float> wide({5, 50});
+  check_rejected(rows_tiled_by_x(&x, &wide, nullptr),
+                 "rows_tiled_by_x: size mismatch: level 0 of 'x' (dimension 1) is 1 but level 0 "
+                 "of 'y' (dimension 1) is 3");
+  for (int64_t i = 0; i < wide.numel(); ++i)
+    CHECK(wide.flat(i) == Tensor<float>::sentinel());
+}

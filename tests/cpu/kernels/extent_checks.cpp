@@ -3,6 +3,7 @@
 //   squeeze_tile_rows: x.tile({4, 4}).squeeze(0) needs ⌈x_size_0/4⌉ == 1.
 //   expand_tile_vector: y.tile({4}).expand(...) needs ⌈y_size_0/4⌉ == 1.
 //   tile_by_size_minus_100: x.tile({x.shape(0) - 100}) needs x_size_0 - 100 >= 1.
+//   rows_tiled_by_x: y.tile({1, x.shape(1)}) needs ⌈y_size_1/x_size_1⌉ == 1 (below).
 
 #include <ntc/dsl.hpp>
 
@@ -29,8 +30,8 @@ NT_ARRANGEMENT auto minus_arrangement(nt::Tensor x, nt::Tensor y) {
   return nt::arrange(x.tile({x.shape(0) - 100}), y.tile({x.shape(0) - 100}));
 }
 
-NT_KERNEL(tile_by_size_minus_100, minus_arrangement, copy_application,
-          nt::Tensor(1, nt::float32), nt::Tensor(1, nt::float32));
+NT_KERNEL(tile_by_size_minus_100, minus_arrangement, copy_application, nt::Tensor(1, nt::float32),
+          nt::Tensor(1, nt::float32));
 
 //   third_tile_of_y: x = y[2] needs the inner level ⌈y_size_0/4⌉ to have at least 3 tiles.
 NT_ARRANGEMENT auto inner_arrangement(nt::Tensor x, nt::Tensor y) {
@@ -43,3 +44,14 @@ NT_APPLICATION void third_tile_application(nt::Tile x, nt::Tile y) { x = y[2]; }
 
 NT_KERNEL(third_tile_of_y, inner_arrangement, third_tile_application, nt::Tensor(1, nt::float32),
           nt::Tensor(1, nt::float32));
+
+//   rows_tiled_by_x: y tiled by x's row length, y.tile({1, x.shape(1)}), needs ⌈y_size_1 /
+//   x_size_1⌉ == 1 — provably 1 only once the sizes are known, so the wrapper checks it.
+NT_ARRANGEMENT auto rows_arrangement(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(x.tile({1, x.shape(1)}), y.tile({1, x.shape(1)}));
+}
+
+NT_APPLICATION void double_application(nt::Tile x, nt::Tile y) { y = x * 2; }
+
+NT_KERNEL(rows_tiled_by_x, rows_arrangement, double_application, nt::Tensor(2, nt::float32),
+          nt::Tensor(2, nt::float32));
