@@ -5,9 +5,7 @@ namespace ntc::codegen {
 
 std::string sizeName(const ParamSpec &p, int d) { return "ntc_" + p.sizeSymbol(d); }
 
-std::string strideName(const ParamSpec &p, int d) {
-  return "ntc_" + p.name + "_stride_" + std::to_string(d);
-}
+std::string strideName(const ParamSpec &p, int d) { return "ntc_" + p.strideSymbol(d); }
 
 std::string argsStructName(const KernelSpec &k) { return "ntc_" + k.name + "_args"; }
 

@@ -43,7 +43,7 @@ public:
     for (const ParamSpec &p : f.spec.params)
       for (int d = 0; d < p.ndim; ++d) {
         known_[p.sizeSymbol(d)] = sizeName(p, d);
-        known_[p.name + "_stride_" + std::to_string(d)] = strideName(p, d);
+        known_[p.strideSymbol(d)] = strideName(p, d);
       }
   }
 
@@ -277,6 +277,28 @@ private:
     return e.substitute(same);
   }
 
+  /// The conjunction of the bound checks of mask terms (empty when none is left), without those
+  /// an enclosing loop guarantees. With `chunk` > 1 an upper bound on lane `inner` holds for the
+  /// whole chunk of `chunk` elements from the index.
+  std::string boundChecks(const std::vector<passes::MaskTerm> &terms, const std::string &inner = "",
+                          int chunk = 1) const {
+    std::string checks;
+    auto add = [&](const std::string &check) { checks += (checks.empty() ? "" : " && ") + check; };
+    for (const passes::MaskTerm &t : terms) {
+      if (loopGuarantees(t))
+        continue;
+      std::vector<std::string> symbols;
+      t.value.collectSymbols(symbols);
+      bool onInner = std::find(symbols.begin(), symbols.end(), inner) != symbols.end();
+      if (t.checkLower)
+        add(integer(t.value) + " >= 0");
+      if (t.checkUpper)
+        add(integer(chunk > 1 && onInner ? t.value + Expr(int64_t{chunk - 1}) : t.value) + " < " +
+            integer(t.extent));
+    }
+    return checks;
+  }
+
   /// The lambda computing an element offset of an access to `param` (or `masked`); `leading`
   /// declares parameters before the multi-index (a loop index). With `chunk` > 1 it is the
   /// chunk form of load_vec/store_vec: the offset of the chunk of `chunk` elements that starts
@@ -294,26 +316,8 @@ private:
               " = static_cast<Index>(ntc_i[" + std::to_string(d) + "]);\n";
     const std::string inner =
         access.laneExtents.empty() ? "" : passes::laneIndex(access.laneExtents.size() - 1);
-    std::vector<std::string> checks;
-    for (const passes::MaskTerm &t : access.mask) {
-      if (loopGuarantees(t))
-        continue;
-      std::vector<std::string> symbols;
-      t.value.collectSymbols(symbols);
-      bool onInner = std::find(symbols.begin(), symbols.end(), inner) != symbols.end();
-      if (t.checkLower)
-        checks.push_back(integer(t.value) + " >= 0");
-      if (t.checkUpper)
-        checks.push_back(
-            integer(chunk > 1 && onInner ? t.value + Expr(int64_t{chunk - 1}) : t.value) + " < " +
-            integer(t.extent));
-    }
-    if (!checks.empty()) {
-      code += pad + "if (!(";
-      for (size_t i = 0; i < checks.size(); ++i)
-        code += (i ? " && " : "") + checks[i];
-      code += "))\n" + pad + "  return " + ns_ + "::masked;\n";
-    }
+    if (std::string checks = boundChecks(access.mask, inner, chunk); !checks.empty())
+      code += pad + "if (!(" + checks + "))\n" + pad + "  return " + ns_ + "::masked;\n";
     std::string offset;
     for (size_t d = 0; d < access.coords.size(); ++d)
       offset += (d ? " + " : "") + integer(access.coords[d]) + " * " +
@@ -341,18 +345,7 @@ private:
                  strideName(src, static_cast<int>(d));
       return "static_cast<long long>(" + (sum.empty() ? std::string("0") : sum) + ")";
     };
-    std::vector<std::string> checks;
-    for (const passes::MaskTerm &t : form->full) {
-      if (loopGuarantees(t))
-        continue;
-      if (t.checkLower)
-        checks.push_back(integer(t.value) + " >= 0");
-      if (t.checkUpper)
-        checks.push_back(integer(t.value) + " < " + integer(t.extent));
-    }
-    std::string full;
-    for (size_t i = 0; i < checks.size(); ++i)
-      full += (i ? " && " : "") + checks[i];
+    const std::string full = boundChecks(form->full);
     return ns_ + "::affine_tile{[&](" + leading + ") -> bool { return " +
            (full.empty() ? std::string("true") : full) + "; }, [&](" + leading +
            ") -> long long { return " + offset(form->origin) + "; }, " +

@@ -1148,7 +1148,7 @@ private:
         return TV::ofInt(
             Expr::symbol(src.sizeSymbol(static_cast<int>(d)), {0, src.upperBounds[d]}));
       if (name == "stride")
-        return TV::ofInt(Expr::symbol(src.name + "_stride_" + std::to_string(d)));
+        return TV::ofInt(Expr::symbol(src.strideSymbol(static_cast<int>(d))));
       fail(e, "'" + name + "' is not a member of a tile's source");
     }
     if (object.kind == TV::Kind::Shape && name == "size")
@@ -1199,9 +1199,8 @@ private:
     const TileType tile{DType::Int64, tileTypeOf(p.param).shape};
     kir::Value sum;
     for (int d = 0; d < src.ndim; ++d) {
-      kir::Value term =
-          makeBinary("mul", makeOffsets(p.param, p.subs, d, tile),
-                     makeIndex(Expr::symbol(src.name + "_stride_" + std::to_string(d))));
+      kir::Value term = makeBinary("mul", makeOffsets(p.param, p.subs, d, tile),
+                                   makeIndex(Expr::symbol(src.strideSymbol(d))));
       sum = sum ? makeBinary("add", sum, term) : term;
     }
     return sum ? sum : makeFull(tile.shape, 0, DType::Int64);

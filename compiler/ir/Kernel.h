@@ -30,6 +30,8 @@ struct ParamSpec {
 
   /// The symbol naming the size of dimension d ("lhs_size_1").
   std::string sizeSymbol(int d) const { return name + "_size_" + std::to_string(d); }
+  /// The symbol naming the stride of dimension d ("lhs_stride_1").
+  std::string strideSymbol(int d) const { return name + "_stride_" + std::to_string(d); }
 };
 
 /// A tuned or fixed meta-parameter (nt::block_size).
