@@ -128,20 +128,13 @@ GridInfo inferGrid(const kir::Function &f) {
     if (spec.params[a.source].kind != ParamSpec::Kind::Tensor)
       continue;
     std::vector<Expr> shape = a.layout.levels()[0].shape();
-    std::vector<size_t> mine = gridDims(shape), anchor = gridDims(grid.extents);
-    if (mine.size() != anchor.size() && shape.size() == grid.extents.size()) {
-      // Grids of different ranks once the 1s are dropped, but one extent may be 1 at run time
-      // (see verify-launch-grid): the wrapper checks them dimension by dimension.
-      mine.resize(shape.size());
-      anchor.resize(shape.size());
-      for (size_t d = 0; d < shape.size(); ++d)
-        mine[d] = anchor[d] = d;
-    }
-    for (size_t j = 0; j < mine.size() && j < anchor.size(); ++j)
-      ties.tie(grid.extents[anchor[j]], shape[mine[j]],
+    // (verify-launch-grid has rejected the grids that cannot be matched.)
+    auto pairs = matchedGridDims(grid.extents, shape);
+    for (const auto &[anchorDim, myDim] : pairs ? *pairs : std::vector<std::pair<size_t, size_t>>{})
+      ties.tie(grid.extents[anchorDim], shape[myDim],
                "level 0 of '" + spec.arranged[grid.anchor].name + "' (dimension " +
-                   std::to_string(anchor[j]) + ")",
-               "level 0 of '" + a.name + "' (dimension " + std::to_string(mine[j]) + ")");
+                   std::to_string(anchorDim) + ")",
+               "level 0 of '" + a.name + "' (dimension " + std::to_string(myDim) + ")");
   }
   std::vector<const kir::StmtNode *> loops;
   collectLoopTies(f, f.body, loops, ties);

@@ -210,6 +210,13 @@ int64_t sharedTileBytes(DType dtype, const std::vector<Expr> &shape, bool transp
 /// level 0, so `(n, 1)` and `(n,)` launch the same programs).
 std::vector<size_t> gridDims(const std::vector<Expr> &level0);
 
+/// The pairs of level-0 dimensions of two tensors that must agree: their gridDims in order, or,
+/// when those differ in number but the levels have the same rank, every dimension with its
+/// namesake (a run-time extent may be 1 where the other has a 1: `y.tile({1, x.shape(1)})`);
+/// nullopt when neither applies.
+std::optional<std::vector<std::pair<size_t, size_t>>> matchedGridDims(const std::vector<Expr> &x,
+                                                                      const std::vector<Expr> &y);
+
 /// The arranged parameter whose level 0 is the launch grid: the first tensor (-1 when the
 /// kernel has only scalars).
 int gridAnchor(const KernelSpec &spec);

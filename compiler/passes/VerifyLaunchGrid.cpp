@@ -11,6 +11,22 @@ std::vector<size_t> gridDims(const std::vector<Expr> &level0) {
   return dims;
 }
 
+std::optional<std::vector<std::pair<size_t, size_t>>> matchedGridDims(const std::vector<Expr> &x,
+                                                                      const std::vector<Expr> &y) {
+  std::vector<size_t> gx = gridDims(x), gy = gridDims(y);
+  std::vector<std::pair<size_t, size_t>> pairs;
+  if (gx.size() == gy.size()) {
+    for (size_t d = 0; d < gx.size(); ++d)
+      pairs.emplace_back(gx[d], gy[d]);
+  } else if (x.size() == y.size()) {
+    for (size_t d = 0; d < x.size(); ++d)
+      pairs.emplace_back(d, d);
+  } else {
+    return std::nullopt;
+  }
+  return pairs;
+}
+
 int gridAnchor(const KernelSpec &spec) {
   for (size_t i = 0; i < spec.arranged.size(); ++i)
     if (spec.params[spec.arranged[i].source].kind == ParamSpec::Kind::Tensor)
@@ -26,19 +42,12 @@ std::vector<VerifyError> verifyLaunchGrid(const KernelSpec &spec) {
     if (spec.params[a.source].kind != ParamSpec::Kind::Tensor)
       continue;
     std::vector<Expr> x = first->layout.levels()[0].shape(), y = a.layout.levels()[0].shape();
-    std::vector<size_t> gx = gridDims(x), gy = gridDims(y);
-    bool differ = false;
-    if (gx.size() == gy.size()) {
-      for (size_t d = 0; !differ && d < gx.size(); ++d)
-        differ = x[gx[d]].isConst() && y[gy[d]].isConst() && x[gx[d]] != y[gy[d]];
-    } else if (x.size() == y.size()) {
-      // A run-time extent may be 1 where the other tensor has a 1 (`y.tile({1, x.shape(1)})`):
-      // dimension by dimension, only constants that differ are wrong now; infer-grid ties the
-      // rest for the wrapper to check.
-      for (size_t d = 0; !differ && d < x.size(); ++d)
-        differ = x[d].isConst() && y[d].isConst() && x[d] != y[d];
-    } else {
-      differ = true;
+    // Only constants that differ are wrong now; infer-grid ties the rest for the wrapper.
+    auto pairs = matchedGridDims(x, y);
+    bool differ = !pairs;
+    for (size_t i = 0; !differ && i < pairs->size(); ++i) {
+      const Expr &ex = x[(*pairs)[i].first], &ey = y[(*pairs)[i].second];
+      differ = ex.isConst() && ey.isConst() && ex != ey;
     }
     if (differ)
       errors.push_back({"arranged tensors disagree on the outermost level (the launch grid): '" +
