@@ -127,6 +127,17 @@ template <class T, int R, int C, int Th, class Index> struct affine_chunks {
         cp_async_16(tile + place[i], origin + offset[i]);
   }
 };
+
+/// The affine_chunks of an operand with an affine form; nothing for one without.
+template <class T, int R, int C, int Th, class Index>
+__device__ inline int affine_chunks_of(no_affine) {
+  return 0;
+}
+template <class T, int R, int C, int Th, class Index, class Full, class Origin>
+__device__ inline affine_chunks<T, R, C, Th, Index>
+affine_chunks_of(const affine_tile<Full, Origin> &affine) {
+  return affine_chunks<T, R, C, Th, Index>(Index(affine.stride0), Index(affine.stride1));
+}
 #endif
 
 } // namespace detail
@@ -180,18 +191,8 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
     // An operand with an affine form and 16-byte chunks copies a full tile from one offset.
     constexpr bool AffineA = VecA && !std::is_same_v<AA, no_affine>;
     constexpr bool AffineB = VecB && !std::is_same_v<AB, no_affine>;
-    auto chunks_of = [](auto affine, auto rows, auto cols) {
-      constexpr int R = decltype(rows)::value, C = decltype(cols)::value;
-      if constexpr (std::is_same_v<decltype(affine), no_affine>)
-        return 0;
-      else
-        return detail::affine_chunks<T, R, C, Th, Index>(Index(affine.stride0),
-                                                         Index(affine.stride1));
-    };
-    const auto chunks_a =
-        chunks_of(a_affine, std::integral_constant<int, BM>{}, std::integral_constant<int, BK>{});
-    const auto chunks_b =
-        chunks_of(b_affine, std::integral_constant<int, BK>{}, std::integral_constant<int, BN>{});
+    const auto chunks_a = detail::affine_chunks_of<T, BM, BK, Th, Index>(a_affine);
+    const auto chunks_b = detail::affine_chunks_of<T, BK, BN, Th, Index>(b_affine);
     auto issue = [&](Index step) {
       if (step < steps) {
         const Index k = begin + step;
