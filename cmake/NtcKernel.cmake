@@ -107,7 +107,6 @@ function(add_nt_kernel target)
   file(MAKE_DIRECTORY "${out_dir}")
 
   set(ntc_args --target ${arg_TARGET})
-  set(extra_depends "")
   if(arg_TARGET STREQUAL "cuda")
     string(JOIN "," arch_list ${arg_CUDA_ARCHITECTURES})
     list(APPEND ntc_args --cuda-arch ${arch_list})
@@ -154,7 +153,7 @@ function(add_nt_kernel target)
       COMMAND ntc::ntc -o "${out_dir}" ${ntc_args} --depfile "${depfile}" "${source_path}"
               -- "${dsl_include}" "-I${source_dir}" ${arg_CLANG_ARGS}
       ${touch_outputs}
-      DEPENDS "${source_path}" ntc::ntc ${extra_depends}
+      DEPENDS "${source_path}" ntc::ntc
       DEPFILE "${depfile}"
       COMMENT "ntc: ${stem}.h/.${source_ext} (${arg_TARGET}) for ${target}"
       VERBATIM
