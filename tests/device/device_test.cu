@@ -98,7 +98,7 @@ template <class D> struct DevBuf {
 };
 
 template <class F> __global__ void run_kernel(F f) {
-  extern __shared__ __align__(16) unsigned char smem_buffer[];
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
   f(Smem{smem_buffer});
 }
 
@@ -1259,6 +1259,70 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
   check<H>(n + " mma->dot_a", back.get(), x);
 }
 
+/// dot with B copied by async_copy into a Swizzled<RowBytes> shared buffer, as rows of k (the
+/// tile) and as rows of n (its transpose), and the accumulating dot: on sm_90a through wgmma
+/// when one warp holds each 16-row slab and N is one instruction wide (WM a multiple of 4),
+/// otherwise through ldmatrix; against the CPU.
+template <class T, int WM, int M, int K, int N, int RowBytes>
+void swizzled_dot_test(const char *name) {
+  constexpr int Th = 32 * WM;
+  using H = host_t<T>;
+  using L = dev::Swizzled<RowBytes>;
+  using P = dev::Mma<WM, 1>;
+  using SA = Shape<M, K>;
+  using SB = Shape<K, N>;
+  using SBt = Shape<N, K>;
+  using SC = Shape<M, N>;
+  const hvec<H> a = random_values<H>(SA::numel, -1, 1);
+  const hvec<H> b = random_values<H>(SB::numel, -1, 1);
+  const hvec<float> c = random_values<float>(SC::numel, -1, 1);
+  hvec<H> bt(SB::numel);
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j)
+      bt[j * K + k] = b[k * N + j];
+  DevBuf<T> da(a), db(b), dbt(bt);
+  DevBuf<float> dc(c), out(3 * SC::numel);
+  const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
+  const float *pc = dc.ptr;
+  float *po = out.ptr;
+  constexpr std::size_t rows_k = (dev::convert_smem_bytes<T, SA>() + 1023) / 1024 * 1024;
+  constexpr std::size_t rows_n =
+      rows_k + (dev::SharedTile<T, SB, false, L>::bytes + 1023) / 1024 * 1024;
+  constexpr std::size_t bytes = rows_n + dev::SharedTile<T, SB, true, L>::bytes;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto x =
+            dev::convert_layout<dev::DotA<P>>(dev::load<T, SA, Th>(pa, 0, RowMajor<SA>{}), smem);
+        auto offset = [](int cols) {
+          return [cols](const int *i) -> long long { return (long long)i[0] * cols + i[1]; };
+        };
+        dev::async_copy<T, SB, Th, L>(smem, rows_k, pb, T(0.0f), dev::chunk_width<8>{}, offset(N),
+                                      offset(N));
+        dev::async_copy<T, SBt, Th, L>(smem, rows_n, pbt, T(0.0f), dev::chunk_width<8>{}, offset(K),
+                                       offset(K));
+        dev::async_commit();
+        dev::async_commit(); // shared_stage waits for every group but the newest
+        const auto y = dev::shared_stage<T, SB, false, L>(smem, rows_k);
+        const auto yt = dev::shared_stage<T, SB, true, L>(smem, rows_n);
+        dev::store(po, dev::dot<float>(x, y), RowMajor<SC>{0});
+        dev::store(po, dev::dot<float>(x, yt), RowMajor<SC>{SC::numel});
+        const auto acc = dev::load<float, SC, P>(pc, 0, RowMajor<SC>{});
+        dev::store(po, dev::dot<float>(x, yt, acc), RowMajor<SC>{2 * SC::numel});
+      },
+      bytes);
+  const auto x = host_tile<H>(shape_of<SA>(), a);
+  const auto y = host_tile<H>(shape_of<SB>(), b);
+  const auto o = out.get();
+  const std::string n = std::string("swizzled dot ") + name;
+  const auto want = cpu::dot<float>(x, y);
+  check<float>(n + " (B rows k)", hvec<float>(o.begin(), o.begin() + SC::numel), want,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (B rows n)", hvec<float>(o.begin() + SC::numel, o.begin() + 2 * SC::numel),
+               want, rel(1e-3, 1e-3));
+  check<float>(n + " (accumulating)", hvec<float>(o.begin() + 2 * SC::numel, o.end()),
+               cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c)), rel(1e-3, 1e-3));
+}
+
 static void test_layouts() {
   layout_test<8, 1, 128, 64>("mma 8x1 (128,64)");
   layout_test<4, 2, 64, 64>("mma 4x2 (64,64)");
@@ -1267,6 +1331,12 @@ static void test_layouts() {
   layout_dot_test<__half, 8, 1, 128, 64, 64>("float16 8x1 128x64x64");
   layout_dot_test<__half, 4, 2, 64, 32, 128>("float16 4x2 64x32x128");
   layout_dot_test<__nv_bfloat16, 2, 2, 32, 16, 16>("bfloat16 2x2 32x16x16");
+  swizzled_dot_test<__half, 4, 64, 64, 64, 128>("float16 4x1 64x64x64, 128-byte rows");
+  swizzled_dot_test<__half, 8, 128, 128, 128, 128>("float16 8x1 128x128x128, 128-byte rows");
+  swizzled_dot_test<__half, 8, 128, 64, 256, 128>("float16 8x1 128x64x256, 128-byte rows");
+  swizzled_dot_test<__nv_bfloat16, 4, 64, 32, 32, 64>("bfloat16 4x1 64x32x32, 64-byte rows");
+  swizzled_dot_test<__half, 4, 64, 16, 16, 32>("float16 4x1 64x16x16, 32-byte rows");
+  swizzled_dot_test<__half, 2, 32, 64, 64, 128>("float16 2x1 32x64x64 (ldmatrix)");
 }
 
 // =================================================================================================
@@ -1438,8 +1508,8 @@ template <int R, int C, int Th> void async_copy_affine(const char *name, int r0,
                                        [=]() -> long long { return (long long)r0 * cols + c0; },
                                        (long long)cols, 1LL};
         const __half fill = __float2half(-2.0f);
-        dev::async_copy<__half, Shape<R, C>, Th>(smem, 0, pa, fill, dev::chunk_width<8>{},
-                                                 offset, chunk, affine);
+        dev::async_copy<__half, Shape<R, C>, Th>(smem, 0, pa, fill, dev::chunk_width<8>{}, offset,
+                                                 chunk, affine);
         dev::async_copy<__half, Shape<R, C>, Th>(smem, Stage::bytes, pa, fill,
                                                  dev::chunk_width<8>{}, offset, chunk);
         dev::async_commit();
@@ -1447,8 +1517,8 @@ template <int R, int C, int Th> void async_copy_affine(const char *name, int r0,
         const auto with = dev::shared_stage<__half, Shape<R, C>, false>(smem, 0);
         const auto without = dev::shared_stage<__half, Shape<R, C>, false>(smem, Stage::bytes);
         for (int e = int(threadIdx.x); e < R * C; e += Th) {
-          po[e] = with.ptr[(e / C) * Stage::pitch + e % C];
-          pr[e] = without.ptr[(e / C) * Stage::pitch + e % C];
+          po[e] = *with.at(e / C, e % C);
+          pr[e] = *without.at(e / C, e % C);
         }
       },
       2 * Stage::bytes);

@@ -26,6 +26,7 @@
 #include <ntc/device/mma_layout.cuh>
 #include <ntc/device/reduce.cuh>
 #include <ntc/device/tile.cuh>
+#include <ntc/device/wgmma.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -448,23 +449,74 @@ __device__ inline auto convert_layout(const X &x, Smem smem) {
 
 // --- shared-memory tiles ------------------------------------------------------------------------
 
-/// A tile of shape S resident in shared memory at `ptr`, rows padded to `pitch` elements;
-/// Transposed: the buffer holds the transpose (S::dim(1) rows of S::dim(0)).
-template <class T, class S, bool Transposed> struct SharedTile {
+/// The shared-memory layout of the padded SharedTile: row-major, each row followed by 16 bytes,
+/// so that eight consecutive rows start in different banks (ldmatrix reads are conflict-free).
+struct Padded {};
+
+/// The swizzled shared-memory layout (Hopper's wgmma and TMA read it; ldmatrix reads it without
+/// bank conflicts): the buffer's columns are cut into blocks of RowBytes bytes (128, 64 or 32),
+/// stored one after another, each block all rows of its columns, row after row; then, in a
+/// 1024-byte aligned buffer, the 16-byte unit at byte a moves to unit u ^ ((a >> 7) mod
+/// RowBytes / 16) of its row. Rows must come in multiples of eight.
+template <int RowBytes> struct Swizzled {
+  static_assert(RowBytes == 128 || RowBytes == 64 || RowBytes == 32,
+                "ntc::dev::Swizzled: rows of 32, 64 or 128 bytes");
+  /// Bytes of one row of a column block.
+  static constexpr int row_bytes = RowBytes;
+};
+
+/// True for Swizzled<...>.
+template <class L> inline constexpr bool is_swizzled_v = false;
+/// True for Swizzled<...>.
+template <int B> inline constexpr bool is_swizzled_v<Swizzled<B>> = true;
+
+namespace detail {
+
+/// Element offsets and sizes of a rows × cols buffer of T in shared layout L.
+template <class T, int Rows, int Cols, class L> struct shared_map;
+
+template <class T, int Rows, int Cols> struct shared_map<T, Rows, Cols, Padded> {
+  static constexpr int pitch = Cols + 16 / int(sizeof(T));
+  static constexpr std::size_t bytes = smem_align(sizeof(T) * std::size_t(Rows) * pitch);
+  NTC_DEV_HD static constexpr int offset(int r, int c) { return r * pitch + c; }
+};
+
+template <class T, int Rows, int Cols, int B> struct shared_map<T, Rows, Cols, Swizzled<B>> {
+  static_assert(Cols * int(sizeof(T)) % B == 0 && Rows % 8 == 0,
+                "ntc::dev::Swizzled: whole column blocks and rows in multiples of 8");
+  /// Elements of one row of a column block.
+  static constexpr int block_cols = B / int(sizeof(T));
+  static constexpr std::size_t bytes = sizeof(T) * std::size_t(Rows) * Cols;
+  NTC_DEV_HD static constexpr int offset(int r, int c) {
+    const int a = (c / block_cols) * Rows * B + r * B + (c % block_cols) * int(sizeof(T));
+    return (a ^ (((a >> 7) & (B / 16 - 1)) << 4)) / int(sizeof(T));
+  }
+};
+
+} // namespace detail
+
+/// A tile of shape S resident in shared memory at `ptr` in shared layout L (Padded or
+/// Swizzled); Transposed: the buffer holds the transpose (S::dim(1) rows of S::dim(0)).
+template <class T, class S, bool Transposed, class L = Padded> struct SharedTile {
   static_assert(S::rank == 2, "ntc::dev::SharedTile: 2-D tiles only");
   /// Element type.
   using element_type = T;
   /// Shape type.
   using shape = S;
+  /// Shared layout type.
+  using layout = L;
   /// Rows and columns of the buffer.
   static constexpr int rows = Transposed ? S::dim(1) : S::dim(0);
   static constexpr int cols = Transposed ? S::dim(0) : S::dim(1);
-  /// Row pitch in elements: the row plus 16 bytes, so that eight rows start in different banks.
-  static constexpr int pitch = cols + 16 / int(sizeof(T));
+  /// Element offsets of the buffer.
+  using map = detail::shared_map<T, rows, cols, L>;
   /// Bytes of the buffer.
-  static constexpr std::size_t bytes = smem_align(sizeof(T) * std::size_t(rows) * pitch);
+  static constexpr std::size_t bytes = map::bytes;
   /// The buffer.
   T *ptr;
+  /// The element at row r, column c of the buffer (a 16-byte unit for c a multiple of 8 / 16
+  /// bytes' worth of elements stays contiguous).
+  __device__ T *at(int r, int c) const { return ptr + map::offset(r, c); }
 };
 
 /// Bytes of a SharedTile of T with shape S.
@@ -483,9 +535,9 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
   static_assert(S::rank == 2, "ntc::dev::to_shared: 2-D tiles only");
   using S2 = std::conditional_t<Transpose, Shape<S::dim(1), S::dim(0)>, S>;
   SharedTile<T, S2, Transpose> r{smem.as<T>(Offset)};
-  constexpr int pitch = SharedTile<T, S2, Transpose>::pitch;
+  using Map = typename SharedTile<T, S2, Transpose>::map;
   __syncthreads();
-  detail::scatter(x, r.ptr, [](const int *i) { return i[0] * pitch + i[1]; });
+  detail::scatter(x, r.ptr, [](const int *i) { return Map::offset(i[0], i[1]); });
   __syncthreads();
   return r;
 }
@@ -507,16 +559,17 @@ __device__ inline void async_commit() {
 template <int W> struct chunk_width {};
 
 /// Starts copying the R×C tile of shape S whose element at index I is base[offset(I)] (`fill`
-/// where masked) into the shared buffer at byte `byte_offset` (row-major, rows padded by 16
-/// bytes: the layout of SharedTile). With Chunk > 0, chunks of Chunk elements (16 bytes) that
-/// chunk(I) reports in bounds go by cp.async (the dispatcher checked they are contiguous and
-/// aligned); everything else is copied by the calling threads at once. Complete it with
-/// async_commit and shared_stage.
-template <class T, class S, int Th, int Chunk, class F, class G>
+/// where masked) into the shared buffer at byte `byte_offset`, in shared layout L (that of
+/// SharedTile<T, S, false, L>: a buffer written row by row; Padded or Swizzled). With Chunk > 0,
+/// chunks of Chunk elements (16 bytes) that chunk(I) reports in bounds go by cp.async (the
+/// dispatcher checked they are contiguous and aligned); everything else is copied by the calling
+/// threads at once. Complete it with async_commit and shared_stage.
+template <class T, class S, int Th, class L = Padded, int Chunk, class F, class G>
 __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *base, T fill,
                                   chunk_width<Chunk>, F offset, G chunk) {
   static_assert(S::rank == 2, "ntc::dev::async_copy: 2-D tiles only");
-  constexpr int R = S::dim(0), C = S::dim(1), pitch = SharedTile<T, S, false>::pitch;
+  constexpr int R = S::dim(0), C = S::dim(1);
+  using Map = typename SharedTile<T, S, false, L>::map;
   T *buffer = smem.as<T>(byte_offset);
   const int tid = int(threadIdx.x);
   if constexpr (Chunk > 0) {
@@ -530,7 +583,7 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
         break;
       const int row = c / per_row, col = (c % per_row) * Chunk;
       int index[2] = {row, col};
-      T *dst = buffer + row * pitch + col;
+      T *dst = buffer + Map::offset(row, col);
       const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       if (first != masked) {
@@ -552,7 +605,7 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
     for (int e = tid; e < R * C; e += Th) {
       int index[2] = {e / C, e % C};
       const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
-      buffer[index[0] * pitch + index[1]] = off != masked ? base[off] : fill;
+      buffer[Map::offset(index[0], index[1])] = off != masked ? base[off] : fill;
     }
   }
 }
@@ -560,14 +613,16 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
 /// async_copy of a tile with an affine form (vector chunks only): when affine.full() holds,
 /// every chunk goes by cp.async from affine.origin() and the lane strides, without evaluating
 /// its mask and offset; otherwise as async_copy above.
-template <class T, class S, int Th, int Chunk, class F, class G, class Full, class Origin>
+template <class T, class S, int Th, class L = Padded, int Chunk, class F, class G, class Full,
+          class Origin>
 __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *base, T fill,
                                   chunk_width<Chunk> width, F offset, G chunk,
                                   affine_tile<Full, Origin> affine) {
   static_assert(S::rank == 2 && Chunk > 0, "ntc::dev::async_copy: affine forms of 16-byte chunks");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if (affine.full()) {
-    constexpr int R = S::dim(0), C = S::dim(1), pitch = SharedTile<T, S, false>::pitch;
+    constexpr int R = S::dim(0), C = S::dim(1);
+    using Map = typename SharedTile<T, S, false, L>::map;
     constexpr int per_row = C / Chunk, chunks = R * per_row;
     T *buffer = smem.as<T>(byte_offset);
     const T *origin = base + affine.origin();
@@ -577,25 +632,29 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
       if (chunks % Th != 0 && c >= chunks)
         break;
       const int row = c / per_row, col = (c % per_row) * Chunk;
-      ::ntc::dev::detail::cp_async_16(buffer + row * pitch + col,
+      ::ntc::dev::detail::cp_async_16(buffer + Map::offset(row, col),
                                       origin + row * affine.stride0 + col * affine.stride1);
     }
     return;
   }
 #endif
-  async_copy<T, S, Th>(smem, byte_offset, base, fill, width, offset, chunk);
+  async_copy<T, S, Th, L>(smem, byte_offset, base, fill, width, offset, chunk);
 }
 
 /// The stage at byte `byte_offset` once the copies of every group but the newest have completed
-/// and every thread's are visible: a SharedTile of shape S (Transposed: the buffer holds its
-/// transpose).
-template <class T, class S, bool Transposed>
-__device__ inline SharedTile<T, S, Transposed> shared_stage(Smem smem, std::size_t byte_offset) {
+/// and every thread's are visible (to the tensor cores' asynchronous reads too): a SharedTile of
+/// shape S in shared layout L (Transposed: the buffer holds its transpose).
+template <class T, class S, bool Transposed, class L = Padded>
+__device__ inline SharedTile<T, S, Transposed, L> shared_stage(Smem smem, std::size_t byte_offset) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   ::ntc::dev::detail::cp_async_wait<1>();
 #endif
+#if defined(NTC_DEV_HAS_WGMMA)
+  if constexpr (is_swizzled_v<L>)
+    ::ntc::dev::detail::fence_proxy_async();
+#endif
   __syncthreads();
-  return SharedTile<T, S, Transposed>{smem.as<T>(byte_offset)};
+  return SharedTile<T, S, Transposed, L>{smem.as<T>(byte_offset)};
 }
 
 // --- reductions ---------------------------------------------------------------------------------
@@ -763,21 +822,60 @@ template <class T> __device__ inline uint32_t pack_half2(T lo, T hi) {
 
 } // namespace detail
 
-/// a · b on the tensor cores (mma.sync m16n8k16, sm_80+): A in registers (DotA<P>), B in shared
-/// memory, read with ldmatrix; the result is a fresh Acc tile in layout P.
-template <class Acc, class T, class SA, class SB, bool Tr, int WM, int WN>
-__device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
-dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr> &b, Smem = {}) {
-  static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
-                "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
-  static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
-  using S = Shape<SA::dim(0), SB::dim(1)>;
+namespace detail {
+
+/// True when a product with result layout Mma<WM, WN> on shape S, B in shared layout L, runs as
+/// wgmma on sm_90a: B swizzled, warps along M only, each warp one 16-row slab (WM / 4
+/// warpgroups of 64 rows), and N one instruction wide.
+template <class S, int WM, int WN, class L>
+inline constexpr bool wgmma_product_v = is_swizzled_v<L> &&WN == 1 && WM % 4 == 0 &&
+                                        S::dim(0) == 16 * WM &&wgmma_n_v<S::dim(1)>;
+
+/// r (+)= a · b on the tensor cores (see dot below); `fresh`: r holds nothing yet.
+template <class T, class SA, class SB, bool Tr, class L, int WM, int WN, class S>
+__device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
+                                const LTile<T, SA, DotA<Mma<WM, WN>>> &a,
+                                const SharedTile<T, SB, Tr, L> &b, bool fresh) {
   using Map = typename Mma<WM, WN>::template on<S>;
-  constexpr int KT = SA::dim(1) / 16, N = SB::dim(1), pitch = SharedTile<T, SB, Tr>::pitch;
-  LTile<Acc, S, Mma<WM, WN>> r;
+  constexpr int KT = SA::dim(1) / 16, N = SB::dim(1);
+#if defined(NTC_DEV_HAS_WGMMA)
+  if constexpr (wgmma_product_v<S, WM, WN, L>) {
+    // K-major B (Tr: buffer rows are n): the k16 step kk starts 32·kk bytes into the row,
+    // in column block 32·kk / RowBytes. MN-major B (buffer rows are k): step kk starts 16 rows
+    // down; the instruction's N spans the column blocks (leading offset).
+    constexpr int B = L::row_bytes, rows = SharedTile<T, SB, Tr, L>::rows;
+    // Every A fragment is packed before the first wgmma and kept until the wait: the tensor
+    // cores read these registers while the chain runs.
+    const char *base = reinterpret_cast<const char *>(b.ptr);
+    const uint32_t zero = opaque_zero();
+    uint32_t af[KT][4];
 #pragma unroll
-  for (int s = 0; s < r.Slots; ++s)
-    r.v[s] = 0.0f;
+    for (int kk = 0; kk < KT; ++kk)
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        af[kk][q] = wgmma_fragment(pack_half2(a.v[kk * 8 + 2 * q], a.v[kk * 8 + 2 * q + 1]), zero);
+    fence_operands(r.v);
+    fence_operands(af);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < KT; ++kk) {
+      const uint64_t desc =
+          Tr ? wgmma_descriptor<B>(base + (32 * kk / B) * rows * B + (32 * kk) % B, 16, 8 * B)
+             : wgmma_descriptor<B>(base + 16 * kk * B, rows * B, 8 * B);
+      wgmma_rs<T, N, Tr ? 0 : 1>(r.v, af[kk], desc, fresh && kk == 0 ? 0 : 1);
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(r.v);
+    fence_operands(af);
+    return;
+  }
+#endif
+  if (fresh) {
+#pragma unroll
+    for (int s = 0; s < r.Slots; ++s)
+      r.v[s] = 0.0f;
+  }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const int lane = int(threadIdx.x) % 32, wn = int(threadIdx.x) / 32 % WN;
 #pragma unroll
@@ -787,8 +885,8 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr> &b, Sm
     for (int mi = 0; mi < Map::MT; ++mi)
 #pragma unroll
       for (int q = 0; q < 4; ++q)
-        af[mi][q] = detail::pack_half2(a.v[(mi * KT + kk) * 8 + 2 * q],
-                                       a.v[(mi * KT + kk) * 8 + 2 * q + 1]);
+        af[mi][q] =
+            pack_half2(a.v[(mi * KT + kk) * 8 + 2 * q], a.v[(mi * KT + kk) * 8 + 2 * q + 1]);
         // B fragments two at a time (ldmatrix.x4: fragments ni and ni + 1), the last one alone.
 #pragma unroll
     for (int ni = 0; ni < Map::NT; ni += 2) {
@@ -797,18 +895,16 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr> &b, Sm
       if (ni + 1 < Map::NT) {
         uint32_t r4[4];
         if constexpr (Tr) { // buffer rows are n: matrices (n, k), (n, k + 8), (n + 8, k), ...
-          detail::ldmatrix_x4(r4, b.ptr + (n0 + lane % 8 + 8 * (lane / 16)) * pitch + kk * 16 +
-                                      8 * (lane / 8 % 2));
+          ldmatrix_x4(r4, b.at(n0 + lane % 8 + 8 * (lane / 16), kk * 16 + 8 * (lane / 8 % 2)));
         } else { // buffer rows are k: transposing, matrices (k, n), (k + 8, n), (k, n + 8), ...
-          detail::ldmatrix_x4_trans(r4,
-                                    b.ptr + (kk * 16 + lane % 16) * pitch + n0 + 8 * (lane / 16));
+          ldmatrix_x4_trans(r4, b.at(kk * 16 + lane % 16, n0 + 8 * (lane / 16)));
         }
         bf[0][0] = r4[0], bf[0][1] = r4[1], bf[1][0] = r4[2], bf[1][1] = r4[3];
       } else if constexpr (Tr) { // buffer rows are n: plain ldmatrix, matrices at k and k + 8
         const int l = lane % 16;
-        detail::ldmatrix_x2(bf[0], b.ptr + (n0 + l % 8) * pitch + kk * 16 + 8 * (l / 8));
+        ldmatrix_x2(bf[0], b.at(n0 + l % 8, kk * 16 + 8 * (l / 8)));
       } else { // buffer rows are k: transposing ldmatrix
-        detail::ldmatrix_x2_trans(bf[0], b.ptr + (kk * 16 + lane % 16) * pitch + n0);
+        ldmatrix_x2_trans(bf[0], b.at(kk * 16 + lane % 16, n0));
       }
 #pragma unroll
       for (int j = 0; j < 2; ++j) {
@@ -818,7 +914,7 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr> &b, Sm
         for (int mi = 0; mi < Map::MT; ++mi) {
           float *acc = &r.v[(mi * Map::NT + ni + j) * 4];
           float c[4] = {acc[0], acc[1], acc[2], acc[3]};
-          detail::mma_m16n8k16<T>(c, af[mi], bf[j]);
+          mma_m16n8k16<T>(c, af[mi], bf[j]);
 #pragma unroll
           for (int i = 0; i < 4; ++i)
             acc[i] = c[i];
@@ -827,7 +923,36 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr> &b, Sm
     }
   }
 #endif
+}
+
+} // namespace detail
+
+/// a · b on the tensor cores: A in registers (DotA<P>), B in shared memory; the result is a fresh
+/// Acc tile in layout P. On sm_90a with B swizzled and P = Mma<WM, 1> of one 16-row slab per warp
+/// it is a chain of wgmma (A from registers, B through descriptors), else mma.sync m16n8k16 with
+/// B read by ldmatrix (sm_80+).
+template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN>
+__device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
+dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b, Smem = {}) {
+  static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
+                "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
+  static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
+  LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> r;
+  detail::dot_into(r, a, b, true);
   return r;
+}
+
+/// acc + a · b on the tensor cores (Triton's dot(a, b, acc)), accumulating into acc's registers
+/// (see dot above).
+template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN>
+__device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
+dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b,
+    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> acc, Smem = {}) {
+  static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
+                "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
+  static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
+  detail::dot_into(acc, a, b, false);
+  return acc;
 }
 
 } // namespace ntc::dev

@@ -1,0 +1,221 @@
+// Hopper's warpgroup matrix multiply (wgmma.mma_async, sm_90a) for the device tile library's dot:
+// the instruction wrappers, the shared-memory matrix descriptor and the fences around them.
+//
+// A warpgroup is four consecutive warps starting at a warp index divisible by 4; one
+// wgmma.mma_async.m64nNk16 multiplies its 64 × 16 A (here in registers, each warp holding its
+// 16 rows exactly as mma.sync m16n8k16's A fragment) by a 16 × N B read from shared memory
+// through a 64-bit descriptor, into 64 × N float accumulators (N / 2 per thread, each warp's
+// 16 rows in mma.sync's C fragment order, fragment after fragment along N). The accumulators of
+// Mma<WM, 1> tiles of 16·WM rows (WM a multiple of 4) are therefore those of WM / 4 warpgroups.
+//
+// The descriptor describes B in the Swizzled<RowBytes> shared layout of layouts.cuh: start
+// address, the byte distance between column blocks (leading dimension, used when B's buffer
+// rows are K: the instruction's N spans several blocks) and between groups of eight buffer rows
+// (stride dimension), and the swizzle mode of the row width. Everything here compiles only in
+// the sm_90a pass (NTC_DEV_HAS_WGMMA).
+#pragma once
+
+#include <ntc/device/types.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(NTC_DEV_NO_WGMMA)
+/// Defined (1) in the device passes that can issue wgmma (sm_90a), unless NTC_DEV_NO_WGMMA is
+/// defined (every product then takes mma.sync, as on sm_80).
+#define NTC_DEV_HAS_WGMMA 1
+#endif
+
+namespace ntc::dev::detail {
+/// True for the N (columns of a product) of one wgmma_rs instruction.
+template <int N>
+inline constexpr bool wgmma_n_v = N == 16 || N == 32 || N == 64 || N == 128 || N == 256;
+} // namespace ntc::dev::detail
+
+#if defined(NTC_DEV_HAS_WGMMA)
+
+// One wgmma.mma_async.m64nNk16 with A in registers: d (+)= a · B(desc); `accumulate` = 0 ignores
+// d's old values; TransB = 1 when B's buffer rows are K (B is "MN-major"). The tensor cores read
+// the A registers until the wait (see release_operands).
+#define NTC_DEV_WGMMA_RS_16(TYPE)                                                                  \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"                                        \
+               "wgmma.mma_async.sync.aligned.m64n16k16.f32." TYPE "." TYPE " {"                    \
+               "%0, %1, %2, %3, %4, %5, %6, %7"                                                    \
+               "}, {%8, %9, %10, %11}, %12, p, 1, 1, %14;\n}\n"                                    \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
+                 "+f"(d[6]), "+f"(d[7])                                                            \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate),           \
+                 "n"(TransB))
+
+#define NTC_DEV_WGMMA_RS_32(TYPE)                                                                  \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"                                        \
+               "wgmma.mma_async.sync.aligned.m64n32k16.f32." TYPE "." TYPE " {"                    \
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"              \
+               "}, {%16, %17, %18, %19}, %20, p, 1, 1, %22;\n}\n"                                  \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
+                 "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),         \
+                 "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])                                \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate),           \
+                 "n"(TransB))
+
+#define NTC_DEV_WGMMA_RS_64(TYPE)                                                                  \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." TYPE "." TYPE " {"                             \
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"             \
+      "}, {%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"                                           \
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])                                         \
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate), "n"(TransB))
+
+#define NTC_DEV_WGMMA_RS_128(TYPE)                                                                 \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"                                                 \
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32." TYPE "." TYPE " {"                            \
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "           \
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "           \
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"             \
+      "}, {%64, %65, %66, %67}, %68, p, 1, 1, %70;\n}\n"                                           \
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
+        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), \
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
+        "+f"(d[63])                                                                                \
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate), "n"(TransB))
+
+#define NTC_DEV_WGMMA_RS_256(TYPE)                                                                 \
+  asm volatile(                                                                                    \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"                                                \
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32." TYPE "." TYPE " {"                            \
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "           \
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "           \
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "           \
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "           \
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "           \
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "     \
+      "%111, "                                                                                     \
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, " \
+      "%127"                                                                                       \
+      "}, {%128, %129, %130, %131}, %132, p, 1, 1, %134;\n}\n"                                     \
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
+        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), \
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
+        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), \
+        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), \
+        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), \
+        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), \
+        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), \
+        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),          \
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),        \
+        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),        \
+        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),        \
+        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])         \
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate), "n"(TransB))
+
+namespace ntc::dev::detail {
+
+/// Orders this thread's register and shared-memory accesses before the wgmmas that follow.
+__device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+
+/// Closes the group of wgmmas issued since the last commit.
+__device__ inline void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/// Waits until at most N committed groups of wgmmas are pending.
+template <int N> __device__ inline void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+/// Makes this thread's earlier generic-proxy writes of shared memory (cp.async included) visible
+/// to the async proxy that wgmma reads through; the writers run it before the barrier.
+__device__ inline void fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/// Keeps the compiler from moving accesses of these registers across the point of the call:
+/// the accumulators and A fragments of pending wgmmas belong to the tensor cores until the wait
+/// (writing them earlier, even to reuse a register, is undefined behaviour).
+template <int N> __device__ inline void fence_operands(float (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    asm volatile("" : "+f"(d[i])::"memory");
+}
+/// fence_operands for A fragments.
+template <int K> __device__ inline void fence_operands(uint32_t (&a)[K][4]) {
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      asm volatile("" : "+r"(a[k][q])::"memory");
+}
+
+/// A zero that ptxas cannot prove is zero (the dynamic shared-memory size, far below 2^31,
+/// shifted right by 31).
+__device__ inline uint32_t opaque_zero() {
+  uint32_t bytes;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes >> 31;
+}
+
+/// Two 16-bit elements as the .b32 register of a wgmma A fragment, through an operation ptxas
+/// cannot see through (x ^ opaque zero): when a fragment was a mere copy of a value that lives
+/// on (a loop-invariant A operand, such as attention's queries), ptxas (CUDA 13.0) gave both
+/// one register and reused it in the loop body once the wgmma had completed, so that every
+/// iteration after the first read garbage.
+__device__ inline uint32_t wgmma_fragment(uint32_t packed, uint32_t zero) { return packed ^ zero; }
+
+/// The shared-memory matrix descriptor of a B operand at `address` (1024-byte aligned buffer):
+/// leading and stride byte offsets and the swizzle of rows of RowBytes (128, 64 or 32) bytes.
+template <int RowBytes>
+__device__ inline uint64_t wgmma_descriptor(const void *address, uint32_t leading,
+                                            uint32_t stride) {
+  static_assert(RowBytes == 128 || RowBytes == 64 || RowBytes == 32,
+                "ntc::dev: wgmma swizzles rows of 32, 64 or 128 bytes");
+  constexpr uint64_t mode = RowBytes == 128 ? 1 : RowBytes == 64 ? 2 : 3;
+  const uint32_t shared = static_cast<uint32_t>(__cvta_generic_to_shared(address));
+  return uint64_t((shared & 0x3ffff) >> 4) | (uint64_t((leading >> 4) & 0x3fff) << 16) |
+         (uint64_t((stride >> 4) & 0x3fff) << 32) | (mode << 62);
+}
+
+/// One wgmma.mma_async.m64nNk16.f32.T.T with A in registers (see the macros above).
+template <class T, int N, int TransB>
+__device__ inline void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc,
+                                int accumulate) {
+  static_assert(wgmma_n_v<N>, "ntc::dev::wgmma_rs: N of 16, 32, 64, 128 or 256");
+  constexpr bool half = std::is_same_v<T, float16>;
+#define NTC_DEV_WGMMA_RS_CASE(n)                                                                   \
+  if constexpr (N == n) {                                                                          \
+    if constexpr (half)                                                                            \
+      NTC_DEV_WGMMA_RS_##n("f16");                                                                 \
+    else                                                                                           \
+      NTC_DEV_WGMMA_RS_##n("bf16");                                                                \
+  }
+  NTC_DEV_WGMMA_RS_CASE(16)
+  NTC_DEV_WGMMA_RS_CASE(32)
+  NTC_DEV_WGMMA_RS_CASE(64)
+  NTC_DEV_WGMMA_RS_CASE(128)
+  NTC_DEV_WGMMA_RS_CASE(256)
+#undef NTC_DEV_WGMMA_RS_CASE
+}
+
+} // namespace ntc::dev::detail
+
+#endif // NTC_DEV_HAS_WGMMA
