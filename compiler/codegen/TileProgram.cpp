@@ -109,8 +109,17 @@ private:
   /// `ns::fn<T...>(` for a creation function of a tile of this element type, shape and
   /// layout (null: blocked).
   std::string create(const std::string &fn, const std::string &element,
-                     const std::vector<Expr> &shape, const LayoutRef &layout = nullptr) const {
-    return ns_ + "::" + fn + d_.creation(fn, element, constShape(shape), layout);
+                     const std::vector<Expr> &shape, const LayoutRef &layout = nullptr,
+                     const std::string &moreArguments = "") const {
+    std::string c = d_.creation(fn, element, constShape(shape), layout);
+    c.insert(c.size() - 2, moreArguments); // before the closing ">("
+    return ns_ + "::" + fn + c;
+  }
+
+  /// The template argument naming a swizzled shared layout (`, ntc::dev::Swizzled<128>`); none
+  /// for padded rows, the device library's default.
+  std::string sharedLayoutArgument(const LayoutRef &l) const {
+    return l->swizzle > 0 ? ", " + d_.layoutType(l) : std::string();
   }
 
   // ---- statements --------------------------------------------------------------------------
@@ -407,10 +416,12 @@ private:
                         passes::planVectorAccess(access, elementBytes(load->param), chunk);
     line("if (" + integer(s.begin) + " < " + integer(s.end) + ")");
     ++indent_;
-    line(create("async_copy", T, load->type.shape) + "ntc_smem, " +
-         stageOffset(staged->type.layout, staged->integer, staged->integer2) + ", ntc_args." +
-         src.name + ", " + ns_ + "::convert<" + T + ">(" + doubleLiteral(src.other.value_or(0.0)) +
-         "), " + ns_ + "::chunk_width<" + std::to_string(vector ? chunk : 0) + ">{}" +
+    line(create("async_copy", T, load->type.shape, nullptr,
+                sharedLayoutArgument(staged->type.layout)) +
+         "ntc_smem, " + stageOffset(staged->type.layout, staged->integer, staged->integer2) +
+         ", ntc_args." + src.name + ", " + ns_ + "::convert<" + T + ">(" +
+         doubleLiteral(src.other.value_or(0.0)) + "), " + ns_ + "::chunk_width<" +
+         std::to_string(vector ? chunk : 0) + ">{}" +
          accessLambdas(access, load->param, vector ? chunk : 0, "") +
          (vector ? affineArgument(access, load->param) : ", " + ns_ + "::no_chunk{}") + ");");
     --indent_;
@@ -538,8 +549,10 @@ private:
     }
     case ValueKind::Dot: {
       DType in = promote(v->operands[0], v->operands[1]);
+      const std::string acc =
+          v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
       return {ns_ + "::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
-                  asTile(v->operands[1], in) + scratch + ")",
+                  asTile(v->operands[1], in) + acc + scratch + ")",
               true};
     }
     case ValueKind::Trans:
@@ -567,7 +580,7 @@ private:
     case ValueKind::SharedStage: {
       const LayoutRef &l = v->type.layout;
       return {ns_ + "::shared_stage<" + T + ", " + d_.shapeType(constShape(v->type.shape)) + ", " +
-                  (l->transposed ? "true" : "false") + ">(ntc_smem, " +
+                  (l->transposed ? "true" : "false") + sharedLayoutArgument(l) + ">(ntc_smem, " +
                   stageOffset(l, v->integer, v->integer2) + ")",
               true};
     }

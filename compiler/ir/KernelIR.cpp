@@ -294,6 +294,16 @@ Value makeDot(Value a, Value b) {
   return make(std::move(n));
 }
 
+Value makeDotAccumulate(Value a, Value b, Value acc) {
+  Value product = makeDot(a, b);
+  if (product->type.dtype != acc->type.dtype || product->type.shape != acc->type.shape)
+    throw TypeError("dot: the accumulator " + acc->type.str() + " is not of the product's type " +
+                    product->type.str());
+  ValueNode n = node(ValueKind::Dot, acc->type);
+  n.operands = {std::move(a), std::move(b), std::move(acc)};
+  return make(std::move(n));
+}
+
 Value makeTrans(Value x) {
   if (x->type.shape.size() != 2)
     throw TypeError("trans needs a 2-D tile, got " + x->type.str());

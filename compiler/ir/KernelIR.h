@@ -46,7 +46,8 @@ enum class ValueKind {
   Where,         ///< where(cond, a, b)
   Cast,          ///< element type conversion
   Reduce,        ///< sum/max/min/argmax over an axis or all
-  Dot,           ///< matrix product with accumulation type = result dtype
+  Dot,           ///< matrix product with accumulation type = result dtype (GPU: a third operand
+                 ///< is the accumulator it adds to, passes/FuseDotAccumulate.cpp)
   Trans,         ///< 2-D transpose
   ExpandDims,    ///< insert a size-1 axis
   BroadcastTo,   ///< broadcast to a shape
@@ -170,6 +171,9 @@ Value makeWhere(Value cond, Value a, Value b);
 Value makeCast(Value x, DType dtype);
 Value makeReduce(const std::string &op, Value x, std::optional<int64_t> axis);
 Value makeDot(Value a, Value b);
+/// GPU: `acc + dot(a, b)` as one product that accumulates into acc (which has the product's
+/// type, layout included).
+Value makeDotAccumulate(Value a, Value b, Value acc);
 Value makeTrans(Value x);
 Value makeExpandDims(Value x, int64_t axis);
 Value makeBroadcastTo(Value x, std::vector<Expr> shape);

@@ -18,7 +18,8 @@ std::string TileLayout::str() const {
     return "#slice<" + parent->str() + ", dim=" + std::to_string(dim) + ">";
   case Kind::Shared:
     return "#shared<offset=" + (offset < 0 ? std::string("?") : std::to_string(offset)) +
-           ", pad=16B" + (transposed ? ", transposed" : "") +
+           (swizzle > 0 ? ", swizzle=" + std::to_string(swizzle) + "B" : ", pad=16B") +
+           (transposed ? ", transposed" : "") +
            (buffer >= 0 ? ", buffer=" + std::to_string(buffer) + ", stages=" +
                               std::to_string(stages) + "x" + std::to_string(stageBytes) + "B"
                         : std::string()) +
@@ -42,7 +43,7 @@ std::string TileLayout::deviceType() const {
   case Kind::Slice:
     return "ntc::dev::Slice<" + parent->deviceType() + ", " + std::to_string(dim) + ">";
   case Kind::Shared:
-    break;
+    return swizzle > 0 ? "ntc::dev::Swizzled<" + std::to_string(swizzle) + ">" : "ntc::dev::Padded";
   }
   return "";
 }
@@ -59,7 +60,7 @@ bool sameLayout(const LayoutRef &a, const LayoutRef &b) {
          a->warpsM == b->warpsM && a->warpsN == b->warpsN && sameLayout(a->parent, b->parent) &&
          a->dim == b->dim && a->kWidth == b->kWidth && a->offset == b->offset &&
          a->transposed == b->transposed && a->buffer == b->buffer && a->stages == b->stages &&
-         a->stageBytes == b->stageBytes;
+         a->stageBytes == b->stageBytes && a->swizzle == b->swizzle;
 }
 
 std::string layoutString(const LayoutRef &l) { return l ? l->str() : "#blocked"; }
@@ -106,7 +107,7 @@ LayoutRef sharedLayout(int64_t offset, bool transposed) {
 }
 
 LayoutRef pipelinedLayout(int buffer, int stages, int64_t stageBytes, int64_t offset,
-                          bool transposed) {
+                          bool transposed, int swizzle) {
   TileLayout l;
   l.kind = TileLayout::Kind::Shared;
   l.offset = offset;
@@ -114,6 +115,7 @@ LayoutRef pipelinedLayout(int buffer, int stages, int64_t stageBytes, int64_t of
   l.buffer = buffer;
   l.stages = stages;
   l.stageBytes = stageBytes;
+  l.swizzle = swizzle;
   return std::make_shared<const TileLayout>(l);
 }
 

@@ -28,7 +28,7 @@ struct TileLayout {
     DotA,    ///< operand A of a product whose result has layout `parent`
     DotB,    ///< operand B of a product whose result has layout `parent`
     Slice,   ///< `parent` with dimension `dim` reduced away
-    Shared,  ///< resident in shared memory at `offset`, rows padded; maybe transposed
+    Shared,  ///< resident in shared memory at `offset`, rows padded or swizzled; maybe transposed
   };
   Kind kind = Kind::Blocked;
   int threads = 0;         ///< Blocked: threads of the block
@@ -43,11 +43,16 @@ struct TileLayout {
   int buffer = -1;         ///< Shared: a pipelined buffer's id (-1: one statement's tile)
   int stages = 1;          ///< Shared: stages of a pipelined buffer
   int64_t stageBytes = 0;  ///< Shared: bytes of one stage
+  /// Shared: 0 for rows padded by 16 bytes; else the swizzled layout whose column blocks have
+  /// rows of this many bytes (32, 64 or 128; ntc::dev::Swizzled, 1024-byte aligned)
+  int swizzle = 0;
 
   /// IR notation: `#blocked<256>`, `#blocked<256, chunk=1>`, `#mma<8x1>`, `#dot_a<#mma<8x1>, k=2>`,
-  /// `#slice<#mma<8x1>, dim=1>`, `#shared<offset=0, pad=16B>` (`, transposed`).
+  /// `#slice<#mma<8x1>, dim=1>`, `#shared<offset=0, pad=16B>` or `#shared<offset=0,
+  /// swizzle=128B>` (`, transposed`).
   std::string str() const;
-  /// The device library's layout type (`ntc::dev::Mma<8, 1>`); not for Shared.
+  /// The device library's layout type (`ntc::dev::Mma<8, 1>`; for Shared its shared layout,
+  /// `ntc::dev::Padded` or `ntc::dev::Swizzled<128>`).
   std::string deviceType() const;
   /// True for the layouts of the tensor-core family (Mma and those derived from it).
   bool tensorCore() const;
@@ -66,8 +71,9 @@ LayoutRef mmaLayout(int warpsM, int warpsN);
 LayoutRef dotOperandLayout(const LayoutRef &parent, int operand, int kWidth);
 LayoutRef sliceLayout(const LayoutRef &parent, int dim);
 LayoutRef sharedLayout(int64_t offset, bool transposed);
-/// Stage buffers of a pipelined copy: `stages` × `stageBytes` at `offset` (-1 until allocated).
+/// Stage buffers of a pipelined copy: `stages` × `stageBytes` at `offset` (-1 until allocated),
+/// rows padded (`swizzle` 0) or swizzled.
 LayoutRef pipelinedLayout(int buffer, int stages, int64_t stageBytes, int64_t offset,
-                          bool transposed);
+                          bool transposed, int swizzle = 0);
 
 } // namespace ntc::kir

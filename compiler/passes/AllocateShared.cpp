@@ -92,7 +92,7 @@ public:
           if (l->buffer >= 0)
             return withLayout(node,
                               pipelinedLayout(l->buffer, l->stages, l->stageBytes,
-                                              buffers_.at(l->buffer), l->transposed),
+                                              buffers_.at(l->buffer), l->transposed, l->swizzle),
                               operands);
           if (node->kind != ValueKind::ConvertLayout)
             return nullptr;
@@ -173,6 +173,8 @@ SharedPlan allocateShared(const kir::Function &laidOut, int threads, const GpuTa
   forEachValue(laidOut.body, [&](const Value &v) {
     const LayoutRef &l = v->type.layout;
     if (isShared(l) && l->buffer >= 0 && !buffers.count(l->buffer)) {
+      if (l->swizzle > 0) // the buffer starts 1024-byte aligned (CudaDialect's prologue)
+        base = (base + 1023) / 1024 * 1024;
       buffers[l->buffer] = base;
       base += align16(l->stages * l->stageBytes);
     }

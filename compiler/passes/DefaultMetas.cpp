@@ -31,6 +31,46 @@ constexpr int64_t kGemmAccumulatorsPerThread = 128;
 /// Most threads a block with a GEMM main loop gets.
 constexpr int kMaxGemmThreads = 512;
 
+bool isHalf(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
+
+/// True when some statement of the function is a GEMM main loop (planDotLoop).
+bool hasDotLoop(const kir::Function &f, const GpuTarget &gpu) {
+  bool found = false;
+  kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
+    for (int t = kMaxGemmThreads; t >= 32 && !found; t /= 2)
+      found = planDotLoop(s, t, gpu).has_value();
+    return !found;
+  });
+  return found;
+}
+
+/// Meta-parameter values with what specialize needs besides them, to compare the candidates:
+/// padded extents at their smallest compiled value, constexpr scalars at their first.
+std::map<std::string, int64_t> probeValues(const kir::Function &f,
+                                           std::map<std::string, int64_t> values) {
+  for (const kir::PaddedExtent &p : f.padded)
+    values[p.symbol] = std::min<int64_t>(16, p.upperBound);
+  for (const ParamSpec &p : f.spec.params)
+    if (p.kind == ParamSpec::Kind::Constexpr && !p.constexprValues.empty())
+      values[p.name] = static_cast<int64_t>(p.constexprValues.front());
+  return values;
+}
+
+/// Rows of the wgmma of one warpgroup.
+constexpr int64_t kWarpgroupRows = 64;
+
+/// The rows of the shortest float16/bfloat16 product of a specialized function (0: none).
+int64_t productRows(const kir::Function &specialized) {
+  int64_t rows = 0;
+  kir::forEachValue(specialized.body, [&](const kir::Value &v) {
+    if (v->kind == kir::ValueKind::Dot && v->type.shape.size() == 2 && v->type.shape[0].isConst() &&
+        isHalf(v->operands[0]->type.dtype))
+      rows =
+          rows == 0 ? v->type.shape[0].constValue() : std::min(rows, v->type.shape[0].constValue());
+  });
+  return rows;
+}
+
 int64_t numel(const std::vector<Expr> &shape) {
   int64_t n = 1;
   for (const Expr &e : shape)
@@ -99,6 +139,12 @@ int blockThreads(const kir::Function &specialized, const GpuTarget &gpu) {
   int threads = 32;
   while (threads < 256 && threads * perThread < largest)
     threads *= 2;
+  // Tensor-core products outside GEMM main loops (attention's) get at most one warp per 16-row
+  // slab of the shortest one: every warp then holds whole rows (row statistics need no shared
+  // memory) and a warpgroup's four slabs are the 64 rows of one wgmma.
+  const int64_t rows = productRows(specialized);
+  if (rows >= 16 && !hasDotLoop(specialized, gpu))
+    threads = std::min<int64_t>(threads, std::max<int64_t>(32, 2 * rows));
   // A GEMM main loop keeps its accumulator in mma fragments: more warps, each with a smaller
   // part of it, as long as every thread keeps kGemmAccumulatorsPerThread of them (larger warp
   // tiles load fewer fragments per mma, and leave room for two fragment buffers).
@@ -127,15 +173,12 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
   }
   if (target != Target::Cuda || f.spec.metas.empty())
     return values;
-  // GEMM loops decide. Padded extents take their smallest compiled value for the comparison.
+  // GEMM loops decide.
   std::optional<std::tuple<double, int, int64_t>> best;
   for (auto candidate : combinations(f.spec)) {
-    auto full = candidate;
-    for (const kir::PaddedExtent &p : f.padded)
-      full[p.symbol] = std::min<int64_t>(16, p.upperBound);
     std::optional<std::tuple<double, int, int64_t>> s;
     try {
-      s = score(specialize(f, full), gpu);
+      s = score(specialize(f, probeValues(f, candidate)), gpu);
     } catch (const std::exception &) {
       continue; // a combination the kernel rejects (e.g. a compile-time assertion)
     }
@@ -144,6 +187,34 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
       values = candidate;
     }
   }
+  if (best)
+    return values;
+  // Tensor-core products outside GEMM loops (attention's chain of two products with the softmax
+  // between them): one warpgroup of 64 rows per program, so that two or more programs share an
+  // SM and one's softmax overlaps another's products (measured on the H200: 4×32×4096×128
+  // attention at 218 TFLOP/s with 64 rows against 181 with 128 rows of one program per SM);
+  // among those, the largest other block sizes.
+  std::optional<int64_t> largest; // the block sizes' product of the best candidate
+  std::map<std::string, int64_t> chosen;
+  for (auto candidate : combinations(f.spec)) {
+    int64_t rows = 0;
+    try {
+      rows = productRows(specialize(f, probeValues(f, candidate)));
+    } catch (const std::exception &) {
+      continue; // a combination the kernel rejects
+    }
+    if (rows != kWarpgroupRows)
+      continue;
+    int64_t size = 1;
+    for (const auto &[name, v] : candidate)
+      size *= std::max<int64_t>(v, 1);
+    if (!largest || size > *largest) {
+      largest = size;
+      chosen = candidate;
+    }
+  }
+  if (largest)
+    values = chosen;
   return values;
 }
 

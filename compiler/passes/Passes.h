@@ -61,8 +61,10 @@ std::vector<Variant> buildVariants(const kir::Function &f, Target target, const 
 /// default-metas: the meta-parameter values used without a tuning table. On the CPU the lower
 /// bounds. On the GPU, a kernel with GEMM main loops (planDotLoop) gets the allowed values
 /// whose loops have the most arithmetic per byte (bm·bn / (bm + bn)), then the deepest ring
-/// and the larger k step, among those whose accumulator fits 128 registers per thread;
-/// otherwise every block size grows towards 128.
+/// and the larger k step, among those whose accumulator fits 128 registers per thread; a kernel
+/// with float16/bfloat16 products outside such loops (attention) the values that give its
+/// shortest product 64 rows (one warpgroup per program), the largest such; otherwise every
+/// block size grows towards 128.
 std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target,
                                                  const GpuTarget &gpu);
 
@@ -70,8 +72,9 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
 int64_t shapeElements(const std::vector<Expr> &shape);
 
 /// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256
-/// (4 elements per thread; 8 for programs that reduce tiles and multiply none); a program
-/// with a GEMM main loop (planDotLoop) up to 512, one warp per 4096 accumulator elements.
+/// (4 elements per thread; 8 for programs that reduce tiles and multiply none), at most one warp
+/// per 16 rows of the shortest float16/bfloat16 product outside GEMM loops; a program with a
+/// GEMM main loop (planDotLoop) up to 512, one warp per 4096 accumulator elements.
 int blockThreads(const kir::Function &specialized, const GpuTarget &gpu);
 
 /// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
@@ -184,9 +187,19 @@ kir::Function assignLayouts(const kir::Function &specialized, int threads, const
 /// vector accesses.
 kir::Function assignCyclicLayouts(const kir::Function &laidOut, int threads);
 
+/// fuse-dot-accumulate (GPU): `x + dot(a, b)` (either order), where the tensor-core product has
+/// no other user and x has its type and layout, becomes the accumulating three-operand Dot
+/// (see FuseDotAccumulate.cpp).
+kir::Function fuseDotAccumulate(const kir::Function &laidOut);
+
 /// pipeline-loads (GPU): in loops of step 1, the copies of loads into shared memory start one
 /// iteration ahead into two-stage buffers (asynchronous copies; see PipelineLoads.cpp).
 kir::Function pipelineLoads(const kir::Function &laidOut);
+
+/// swizzle-shared (GPU): the stage buffers of pipelined copies of 16-bit tiles whose buffer rows
+/// come in eights and span whole 32/64/128-byte blocks get the swizzled shared layout that wgmma
+/// reads (TileLayout::swizzle; see SwizzleShared.cpp), in whole kilobytes per stage.
+kir::Function swizzleShared(const kir::Function &pipelined);
 
 /// The shared memory of one program on the GPU.
 struct SharedPlan {
@@ -197,8 +210,8 @@ struct SharedPlan {
 
 /// allocate-shared (GPU): sizes the scratch region of the operations that communicate through
 /// shared memory (the largest one), then places the stage buffers of pipelined copies after it
-/// (each its own region, live across its loop), then the tiles that live in shared memory
-/// within one statement (statements reuse the same addresses).
+/// (each its own region, live across its loop; swizzled ones 1024-byte aligned), then the tiles
+/// that live in shared memory within one statement (statements reuse the same addresses).
 SharedPlan allocateShared(const kir::Function &laidOut, int threads, const GpuTarget &gpu);
 
 /// Bytes of a tile of `dtype` and 2-D `shape` resident in shared memory (rows padded by 16

@@ -38,7 +38,7 @@ NT_KERNEL(readonly, rows, readonly_application, nt::Tensor(2, nt::float16),
 // GIR-LABEL: (ntc_inplace_program0,
 // GIR-NOT: async_copy
 // GIR: for i in range(0, ⌈x_size_1/64⌉, 1):
-// GIR-NEXT: store y[i] <- dot(convert_layout(load w[i] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x2>, k=2>, convert_layout(load x[i] : float16[64, 64], transpose) : float16[64, 64] #shared<offset=8256, pad=16B, transposed>)
+// GIR-NEXT: store y[i] <- dot(convert_layout(load w[i] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, convert_layout(load x[i] : float16[64, 64], transpose) : float16[64, 64] #shared<offset=8256, pad=16B, transposed>)
 // GIR-NEXT: store x[i] <- load w[i]
 // GIR-LABEL: (ntc_readonly_program0,
 // GIR: async_copy if 0 < ⌈x_size_1/64⌉: convert_layout(load x[0] : float16[64, 64], transpose, iteration 0 from 0)
@@ -47,14 +47,14 @@ NT_KERNEL(readonly, rows, readonly_application, nt::Tensor(2, nt::float16),
 // GIR-NEXT: barrier
 // GIR-NEXT: async_copy if i + 1 < ⌈x_size_1/64⌉: convert_layout(load x[i + 1] : float16[64, 64], transpose, iteration i + 1 from 0)
 // GIR-NEXT: async_commit
-// GIR-NEXT: store y[i] <- dot(convert_layout(load w[i] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x2>, k=2>, shared_stage(iteration i from 0)
+// GIR-NEXT: store y[i] <- dot(convert_layout(load w[i] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0)
 
 // The vector twin's copies pass their affine forms (the whole 64×64 block in bounds; its origin;
 // the lane strides), so that a full block goes by 16-byte copies without a mask per chunk; the
 // element-by-element twin's copies have none.
 // CU-LABEL: ntc_readonly_program0(
-// CU: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 64>, 256>(ntc_smem, static_cast<std::size_t>(8256 + ((l_i + 1)) % 2 * 9216), ntc_args.x, ntc::dev::convert<ntc::dev::float16>(0.0), ntc::dev::chunk_width<0>{}
+// CU: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 64>, 128, ntc::dev::Swizzled<128>>(ntc_smem, static_cast<std::size_t>(9216 + ((l_i + 1)) % 2 * 8192), ntc_args.x, ntc::dev::convert<ntc::dev::float16>(0.0), ntc::dev::chunk_width<0>{}
 // CU: }, ntc::dev::no_chunk{});
 // CU-LABEL: ntc_readonly_program0_vec(
-// CU: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 64>, 256>(ntc_smem, static_cast<std::size_t>(8256 + ((l_i + 1)) % 2 * 9216), ntc_args.x, ntc::dev::convert<ntc::dev::float16>(0.0), ntc::dev::chunk_width<8>{}
+// CU: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 64>, 128, ntc::dev::Swizzled<128>>(ntc_smem, static_cast<std::size_t>(9216 + ((l_i + 1)) % 2 * 8192), ntc_args.x, ntc::dev::convert<ntc::dev::float16>(0.0), ntc::dev::chunk_width<8>{}
 // CU: }, ntc::dev::affine_tile{[&]() -> bool { return ((64 * pid0) + 63) < ntc_x_size_0 && ((64 * l_i) + 64) >= 0 && ((64 * l_i) + 127) < ntc_x_size_1 && {{.*}}; }, [&]() -> long long { return static_cast<long long>((64 * pid0) * ntc_x_stride_0 + ((64 * l_i) + 64) * ntc_x_stride_1); }, static_cast<long long>(ntc_x_stride_0), static_cast<long long>(ntc_x_stride_1)});

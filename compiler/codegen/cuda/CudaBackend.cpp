@@ -64,14 +64,15 @@ bool usesChunkedLayout(const kir::Function &f) {
 passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
                           const std::string &name, int threads, const GpuTarget &gpu,
                           std::ostream *trace, bool elementwiseAccess) {
-  kir::Function laid = passes::assignLayouts(unlaid, threads, gpu);
+  kir::Function laid = passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu));
   if (elementwiseAccess)
     laid = passes::assignCyclicLayouts(laid, threads);
-  passes::SharedPlan shared = passes::allocateShared(passes::pipelineLoads(laid), threads, gpu);
+  passes::SharedPlan shared =
+      passes::allocateShared(passes::swizzleShared(passes::pipelineLoads(laid)), threads, gpu);
   if (trace) {
-    *trace << "// -----// IR after assign-layouts, "
+    *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, "
            << (elementwiseAccess ? "assign-cyclic-layouts, " : "")
-           << "pipeline-loads and allocate-shared (" << name << ", " << threads
+           << "pipeline-loads, swizzle-shared and allocate-shared (" << name << ", " << threads
            << " threads, scratch " << shared.scratchBytes << " bytes, total " << shared.totalBytes
            << " bytes) //----- //\n"
            << kir::print(shared.function);

@@ -52,7 +52,7 @@ std::string CudaDialect::broadcastTo(const std::string &x,
 std::string CudaDialect::prologue(const kir::Function &f, const std::string &name) const {
   return "template <class Index>\n__global__ void __launch_bounds__(" + std::to_string(threads_) +
          ") " + name + "(const " + argsStructName(f.spec) +
-         " ntc_args) {\n  extern __shared__ __align__(16) unsigned char ntc_smem_buffer[];\n"
+         " ntc_args) {\n  extern __shared__ __align__(1024) unsigned char ntc_smem_buffer[];\n"
          "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n"
          "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
 }

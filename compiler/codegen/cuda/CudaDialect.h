@@ -7,8 +7,9 @@ namespace ntc::codegen {
 
 /// ntc::dev: statically shaped tiles spread over the `threads` threads of a block (in the
 /// layouts of their types); a program is a __global__ function template over the index type,
-/// one block per grid element, with the dynamic shared memory that passes::allocateShared
-/// planned for the operations that communicate between threads.
+/// one block per grid element, with the dynamic shared memory (1024-byte aligned, as swizzled
+/// stage buffers need) that passes::allocateShared planned for the operations that communicate
+/// between threads.
 class CudaDialect : public Dialect {
 public:
   /// A dialect for programs of `threads` threads (their dynamic shared memory is placed by

@@ -1,0 +1,42 @@
+"""Times attention_f16 built several ways (e.g. under different --define meta-parameters) against
+PyTorch's scaled_dot_product_attention on the GPU, in one run, interleaved per shape.
+
+Each build is a shared library exporting attention_f16; the timing is gpu_bench.py's (CUDA graph
+over rotating buffers, median of replays) and every build is checked once against SDPA before
+timing. Usage: python3 attention_sweep.py <label>=<lib.so> [<label>=<lib.so> ...]
+"""
+import sys
+
+import torch
+
+builds = [a.split("=", 1) for a in sys.argv[1:]]
+sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
+from gpu_bench import sets_for, timed  # noqa: E402
+from ntc_dlpack import Library  # noqa: E402
+
+torch.manual_seed(4)
+libs = [(label, Library(path)) for label, path in builds]
+print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
+for b, h, s, d, causal in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
+                           (4, 32, 4096, 128, 1)):
+    sets = sets_for(4 * b * h * s * d * 2)
+    qs, ks, vs = ([torch.randn(b, h, s, d, device="cuda", dtype=torch.float16) for _ in range(sets)]
+                  for _ in range(3))
+    os_ = [torch.empty_like(qs[0]) for _ in range(sets)]
+    ref = torch.nn.functional.scaled_dot_product_attention(qs[0], ks[0], vs[0], scale=1.0,
+                                                           is_causal=bool(causal))
+    flops = 4 * b * h * s * s * d // (2 if causal else 1)
+    sdpa = timed(lambda i, st: torch.nn.functional.scaled_dot_product_attention(
+        qs[i], ks[i], vs[i], scale=1.0, is_causal=bool(causal)), sets, reps=5, runs=7)
+    print(f"{b}x{h}x{s}x{d}{' causal' if causal else ''}: SDPA {flops / sdpa / 1e12:6.1f} TFLOP/s")
+    for label, lib in libs:
+        os_[0].zero_()
+        lib.call("attention_f16", qs[0], ks[0], vs[0], causal, os_[0])
+        torch.cuda.synchronize()
+        ok = bool(((os_[0] - ref).abs() <= 0.03 + 0.03 * ref.abs()).all())
+        t = timed(lambda i, st: lib.call("attention_f16", qs[i], ks[i], vs[i], causal, os_[i],
+                                         stream=st), sets, reps=5, runs=7)
+        print(f"  {label:<24} {flops / t / 1e12:6.1f} TFLOP/s  {sdpa / t:5.2f}x SDPA"
+              f"{'' if ok else '  WRONG'}", flush=True)
