@@ -692,6 +692,38 @@ void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const S
     }
 }
 
+std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
+                                const std::function<Value(const Value &)> &f) {
+  std::vector<Stmt> out;
+  for (const Stmt &s : body) {
+    switch (s->kind) {
+    case StmtKind::Define:
+      out.push_back(makeDefine(s->var, f(s->value)));
+      break;
+    case StmtKind::Assign:
+      out.push_back(makeAssign(s->var, f(s->value)));
+      break;
+    case StmtKind::Store:
+      out.push_back(makeStore(s->param, s->subscripts, f(s->value)));
+      break;
+    case StmtKind::AsyncCopy:
+      out.push_back(makeAsyncCopy(f(s->value), s->begin, s->end));
+      break;
+    case StmtKind::For:
+      out.push_back(makeFor(s->var, s->begin, s->end, s->step, mapStmtValues(s->body, f)));
+      break;
+    case StmtKind::If:
+      out.push_back(makeIf(s->cond, mapStmtValues(s->body, f), mapStmtValues(s->orelse, f)));
+      break;
+    case StmtKind::Barrier:
+    case StmtKind::AsyncCommit:
+      out.push_back(s);
+      break;
+    }
+  }
+  return out;
+}
+
 void forEachValue(const std::vector<Stmt> &body, const std::function<void(const Value &)> &f) {
   std::unordered_set<const ValueNode *> seen;
   forEachStmt(body, [&](const Stmt &s) {

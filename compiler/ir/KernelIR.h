@@ -228,6 +228,11 @@ Value mapValue(const Value &v,
 /// user): shared operands are visited once, so the walk is linear in the number of nodes.
 void forEachValue(const Value &v, const std::function<void(const Value &)> &f);
 
+/// `body` rebuilt with `f` applied to the value of every statement that has one (definitions,
+/// assignments, stores, asynchronous copies), nested bodies included; the others are kept.
+std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
+                                const std::function<Value(const Value &)> &f);
+
 /// Calls `f` on every statement of `body`, outermost first; when `f` returns false the
 /// statement's nested bodies are skipped.
 void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f);

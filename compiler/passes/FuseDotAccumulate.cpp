@@ -44,34 +44,7 @@ public:
   explicit Fuser(const std::vector<Stmt> &body) : uses_(useCounts(body)) {}
 
   std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
-    std::vector<Stmt> out;
-    for (const Stmt &s : body) {
-      switch (s->kind) {
-      case StmtKind::Define:
-        out.push_back(makeDefine(s->var, value(s->value)));
-        break;
-      case StmtKind::Assign:
-        out.push_back(makeAssign(s->var, value(s->value)));
-        break;
-      case StmtKind::Store:
-        out.push_back(makeStore(s->param, s->subscripts, value(s->value)));
-        break;
-      case StmtKind::AsyncCopy:
-        out.push_back(makeAsyncCopy(value(s->value), s->begin, s->end));
-        break;
-      case StmtKind::For:
-        out.push_back(makeFor(s->var, s->begin, s->end, s->step, stmts(s->body)));
-        break;
-      case StmtKind::If:
-        out.push_back(makeIf(s->cond, stmts(s->body), stmts(s->orelse)));
-        break;
-      case StmtKind::Barrier:
-      case StmtKind::AsyncCommit:
-        out.push_back(s);
-        break;
-      }
-    }
-    return out;
+    return mapStmtValues(body, [&](const Value &v) { return value(v); });
   }
 
 private:
