@@ -173,37 +173,26 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
   }
   if (target != Target::Cuda || f.spec.metas.empty())
     return values;
-  // GEMM loops decide.
+  // GEMM loops decide. Otherwise, tensor-core products outside GEMM loops (attention's chain
+  // of two products with the softmax between them): one warpgroup of 64 rows per program, so
+  // that two or more programs share an SM and one's softmax overlaps another's products
+  // (measured on the H200: 4×32×4096×128 attention at 218 TFLOP/s with 64 rows against 181 with
+  // 128 rows of one program per SM); among those, the largest other block sizes.
   std::optional<std::tuple<double, int, int64_t>> best;
+  std::optional<int64_t> largest; // the block sizes' product of the best 64-row candidate
+  std::map<std::string, int64_t> gemm, chosen;
   for (auto candidate : combinations(f.spec)) {
-    std::optional<std::tuple<double, int, int64_t>> s;
+    std::optional<kir::Function> specialized;
     try {
-      s = score(specialize(f, probeValues(f, candidate)), gpu);
+      specialized = specialize(f, probeValues(f, candidate));
     } catch (const std::exception &) {
       continue; // a combination the kernel rejects (e.g. a compile-time assertion)
     }
-    if (s && (!best || *s > *best)) {
+    if (auto s = score(*specialized, gpu); s && (!best || *s > *best)) {
       best = s;
-      values = candidate;
+      gemm = candidate;
     }
-  }
-  if (best)
-    return values;
-  // Tensor-core products outside GEMM loops (attention's chain of two products with the softmax
-  // between them): one warpgroup of 64 rows per program, so that two or more programs share an
-  // SM and one's softmax overlaps another's products (measured on the H200: 4×32×4096×128
-  // attention at 218 TFLOP/s with 64 rows against 181 with 128 rows of one program per SM);
-  // among those, the largest other block sizes.
-  std::optional<int64_t> largest; // the block sizes' product of the best candidate
-  std::map<std::string, int64_t> chosen;
-  for (auto candidate : combinations(f.spec)) {
-    int64_t rows = 0;
-    try {
-      rows = productRows(specialize(f, probeValues(f, candidate)));
-    } catch (const std::exception &) {
-      continue; // a combination the kernel rejects
-    }
-    if (rows != kWarpgroupRows)
+    if (productRows(*specialized) != kWarpgroupRows)
       continue;
     int64_t size = 1;
     for (const auto &[name, v] : candidate)
@@ -213,6 +202,8 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
       chosen = candidate;
     }
   }
+  if (best)
+    return gemm;
   if (largest)
     values = chosen;
   return values;
