@@ -1554,6 +1554,13 @@ static void test_memory() {
   dot_loop_test<__half, 64, 16, 64, 128, 3, true, false, true>(
       "float16 64x16x64 (one k16 slice per stage), affine operands");
   // Rows of 3 and 6 16-byte units cannot be swizzled: the generic path.
+  // Shapes of dot_loop's wgmma path on sm_90a (a warpgroup per 64 rows): one and two
+  // warpgroups, A rows of 32, 64 and 128 bytes, N of 64 to 256, the shortest ring (3 stages).
+  dot_loop_test<__half, 64, 64, 64, 128, 4, true, false, true>("float16 64x64x64 wgmma, affine");
+  dot_loop_test<__half, 64, 16, 128, 128, 3, true>("float16 64x16x128 wgmma, vector");
+  dot_loop_test<__nv_bfloat16, 128, 64, 256, 256, 4, true, true, true>(
+      "bfloat16 128x64x256 wgmma, zero start, affine");
+  dot_loop_test<__half, 128, 32, 256, 256, 3, false>("float16 128x32x256 wgmma, elements");
   dot_loop_test<__half, 64, 48, 64, 128, 3, true>("float16 64x48x64, vector");
   dot_loop_test<__half, 64, 32, 96, 128, 3, true>("float16 64x32x96, vector");
   dot_loop_test<__half, 64, 32, 64, 128, 2, true, true, true>(

@@ -4,6 +4,7 @@
 //   slots of one thread; V = 1 is the cyclic layout; chunks fill every thread;
 // * shared-memory swizzle: a bijection on each row's 16-byte units, and the eight rows that
 //   one ldmatrix phase reads at the same logical unit fall in eight different bank groups;
+// * the column-block swizzle (wgmma's shared layout): a bijection keeping 16-byte units whole;
 // * the ldmatrix.x4.trans addresses of dot_loop's B operand deliver two B fragments;
 // * dot_loop's warp grid tiles the block exactly with 16×16-multiple warp tiles.
 // Prints "layouts: N checks failed" and exits nonzero on failure.
@@ -95,6 +96,44 @@ static void swizzle() {
   }
 }
 
+static void block_swizzle() {
+  // The column-block swizzled layout (wgmma's): a bijection onto the buffer; a 16-byte unit
+  // (8 half elements from a column multiple of 8) stays contiguous; and, rows of one column block
+  // being `block` bytes apart, eight consecutive rows at one logical unit fall in eight bank
+  // groups when the block is 128 bytes wide (fewer blocks share the 128-byte line otherwise).
+  for (int block : {32, 64, 128})
+    for (int cols : {16, 32, 64, 128, 256}) {
+      if (cols * 2 % block != 0)
+        continue;
+      const int rows = 32;
+      std::set<int> offsets;
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+          const int o = layout::block_swizzled_offset(r, c, rows, block, 2);
+          expect(o >= 0 && o < rows * cols, "block swizzle stays in the buffer", block, cols);
+          offsets.insert(o);
+          if (c % 8 != 0)
+            expect(o == layout::block_swizzled_offset(r, c - c % 8, rows, block, 2) + c % 8,
+                   "block swizzle keeps 16-byte units whole", block, c);
+        }
+      expect(int(offsets.size()) == rows * cols, "block swizzled offsets are distinct", block,
+             cols);
+    }
+  for (int u = 0; u < 8; ++u) {
+    std::set<int> groups;
+    for (int r = 0; r < 8; ++r)
+      groups.insert(layout::block_swizzled_offset(r, 8 * u, 8, 128, 2) / 8 % 8);
+    expect(groups.size() == 8, "128-byte block swizzle: eight rows in eight bank groups", u);
+  }
+  // The 128-byte block of rows of exactly 128 bytes is the row swizzle of dot_loop's ring.
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 64; ++c)
+      expect(layout::block_swizzled_offset(r, c, 16, 128, 2) == layout::swizzled_offset(r, c, 64, 2),
+             "one 128-byte block is the row swizzle", r, c);
+  static_assert(layout::block_row_bytes(512) == 128 && layout::block_row_bytes(64) == 64 &&
+                layout::block_row_bytes(96) == 32 && layout::block_row_bytes(48) == 0);
+}
+
 static void ldmatrix_b_x4_trans() {
   // B stored k-major (16 × 16 block at k0 = 0, n0 = 0). Lane l supplies row (k) l % 16, column
   // 8·(l / 16); register m of every lane receives matrix m = the 8×8 block at
@@ -129,6 +168,7 @@ static void warp_grid() {
 int main() {
   blocked_layout();
   swizzle();
+  block_swizzle();
   ldmatrix_b_x4_trans();
   warp_grid();
   std::printf("layouts: %d checks failed\n", failures);

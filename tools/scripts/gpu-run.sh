@@ -8,6 +8,17 @@ out=${OUT:-/tmp/ntc-gpu}
 mkdir -p "$out" /tmp/ntc-build
 arch="-gencode=arch=compute_90a,code=sm_90a"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
+# The device-library tests compile meanwhile, twice: for sm_90a as it is (wgmma paths) and with
+# NTC_DEV_NO_WGMMA (the mma.sync paths that sm_80 takes), both run on this GPU.
+test_pids=()
+if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
+  for flavour in wgmma mma; do
+    defines=""; [ "$flavour" = mma ] && defines="-DNTC_DEV_NO_WGMMA"
+    nvcc -std=c++17 -O2 $arch $defines --extended-lambda -I runtime/include -I gpu-bundle/include \
+      tests/device/device_test.cu -o /tmp/ntc-build/device_test_$flavour > "$out/nvcc-device-test-$flavour.txt" 2>&1 &
+    test_pids+=($!)
+  done
+fi
 pids=()
 for cu in gpu-bundle/cuda/*.cu; do
   stem=$(basename "$cu" .cu)
@@ -27,8 +38,11 @@ nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda.so \
 grep -h "registers\|spill" "$out"/ptxas-*.txt | sort | uniq -c | sort -rn | head -20 > "$out/ptxas-summary.txt" || true
 status=0
 if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
-  nvcc -std=c++17 -O2 $arch --extended-lambda -I runtime/include -I gpu-bundle/include tests/device/device_test.cu -o /tmp/ntc-build/device_test \
-    && /tmp/ntc-build/device_test 2>&1 | tee "$out/device-test.txt" | tail -3 || status=1
+  for p in "${test_pids[@]}"; do wait "$p" || status=1; done
+  for flavour in wgmma mma; do
+    echo "== device tests ($flavour)"
+    /tmp/ntc-build/device_test_$flavour 2>&1 | tee "$out/device-test-$flavour.txt" | tail -3 || status=1
+  done
 fi
 PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda.so \
   /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check.txt" | tail -50 || status=1

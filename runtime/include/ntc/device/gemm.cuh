@@ -23,12 +23,17 @@
 // * acc enters the fragments through shared memory before the loop (not when the caller
 //   knows it is zero) and goes back to the blocked layout after it, so that its blocked
 //   registers are free during the loop.
+// On sm_90a (dot_loop_wgmma_v: a warpgroup per 64 rows of the block, N at most 256) the ring
+// holds wgmma's canonical swizzled column blocks and each step is one group of wgmma.mma_async
+// reading both operands from shared memory through descriptors, the previous step's group still
+// in flight; the accumulator stays in the same fragments (wgmma's are mma.sync's, warp by warp).
 // Other element types, shapes or architectures take the generic path (one dot per step).
 #pragma once
 
 #include <ntc/device/dot.cuh>
 #include <ntc/device/layout.cuh>
 #include <ntc/device/memory.cuh>
+#include <ntc/device/wgmma.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +48,38 @@ template <class T, int BM, int BK, int BN> NTC_DEV_HD constexpr std::size_t gemm
   return smem_align(sizeof(T) * std::size_t(BM) * BK) +
          smem_align(sizeof(T) * std::size_t(BK) * BN);
 }
+
+/// The shared layout of dot_loop's ring on the ldmatrix path: row-major, each row's 16-byte units
+/// swizzled in place (layout::swizzled_offset).
+template <class T, int R, int C> struct row_swizzled {
+  NTC_DEV_HD static constexpr int offset(int r, int c) {
+    return layout::swizzled_offset(r, c, C, int(sizeof(T)));
+  }
+};
+
+/// The shared layout of dot_loop's ring on the wgmma path: column blocks of row_bytes bytes,
+/// swizzled (layout::block_swizzled_offset: the Swizzled<row_bytes> layout wgmma reads).
+template <class T, int R, int C> struct block_swizzled {
+  /// Bytes of one row of a column block.
+  static constexpr int row_bytes = layout::block_row_bytes(C * int(sizeof(T)));
+  NTC_DEV_HD static constexpr int offset(int r, int c) {
+    return layout::block_swizzled_offset(r, c, R, row_bytes, int(sizeof(T)));
+  }
+};
+
+/// True when dot_loop multiplies with wgmma (sm_90a): both operands from the swizzled ring
+/// through descriptors, one warpgroup per 64 rows of the block (every warp one 16-row slab, N
+/// one instruction wide), and a ring of three stages or more (one stage being copied while
+/// the wgmmas of two are in flight).
+template <class T, int BM, int BK, int BN, int Th, int Stages>
+inline constexpr bool dot_loop_wgmma_v =
+#if defined(NTC_DEV_HAS_WGMMA)
+    is_half_v<T> &&Stages >= 3 && Th % 128 == 0 &&
+    BM == 16 * (Th / 32) && wgmma_n_v<BN> &&BK % 16 == 0 && layout::block_row_bytes(BK * 2) > 0 &&
+    (2 * BM * BK) % 1024 == 0 && (2 * BK * BN) % 1024 == 0;
+#else
+    false;
+#endif
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 /// cp.async of 16 bytes from global to shared memory (L2 only: .cg).
@@ -69,11 +106,12 @@ __device__ inline void ldmatrix_x4_trans(uint32_t (&r)[4], const void *row) {
                : "memory");
 }
 
-/// Copies the R×C operand tile of one step into a swizzled shared tile: chunk by chunk of 8
+/// Copies the R×C operand tile of one step into a shared tile in layout Map (row_swizzled or
+/// block_swizzled): chunk by chunk of 8
 /// elements (16 bytes); offset(index) gives the element offset of tile element index[0..1] or
 /// `masked`, chunk(index) that of the 8 elements from index when all are in bounds (load_vec).
 /// Rolled: one chunk at a time (few registers, for the rare steps whose tile is not full).
-template <bool Vector, bool Rolled, class T, int R, int C, int Th, class F, class G>
+template <bool Vector, bool Rolled, class T, int R, int C, int Th, class Map, class F, class G>
 __device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset, G chunk) {
   constexpr int per_row = C / 8, chunks = R * per_row;
 #pragma unroll(Rolled ? 1 : (chunks + Th - 1) / Th)
@@ -82,7 +120,7 @@ __device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset, G chu
     if (chunks % Th != 0 && c >= chunks)
       break;
     const int row = c / per_row, col = (c % per_row) * 8;
-    T *dst = tile + layout::swizzled_offset(row, col, C, int(sizeof(T)));
+    T *dst = tile + Map::offset(row, col);
     int index[2] = {row, col};
     if constexpr (Vector) {
       const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
@@ -104,8 +142,8 @@ __device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset, G chu
 
 /// The 16-byte chunks that one thread copies of an R×C operand tile with an affine form
 /// (affine_tile): chunk c = i·Th + threadIdx.x, its offset from the tile's origin in the source
-/// and its place in the swizzled shared tile, computed once before the loop.
-template <class T, int R, int C, int Th, class Index> struct affine_chunks {
+/// and its place in the shared tile (layout Map), computed once before the loop.
+template <class T, int R, int C, int Th, class Index, class Map> struct affine_chunks {
   static constexpr int per_row = C / 8, chunks = R * per_row, count = (chunks + Th - 1) / Th;
   Index offset[count];
   int place[count];
@@ -115,7 +153,7 @@ template <class T, int R, int C, int Th, class Index> struct affine_chunks {
     for (int i = 0; i < count; ++i) {
       const int c = i * Th + int(threadIdx.x), row = c / per_row, col = (c % per_row) * 8;
       offset[i] = Index(row) * stride0 + Index(col) * stride1;
-      place[i] = layout::swizzled_offset(row, col, C, int(sizeof(T)));
+      place[i] = Map::offset(row, col);
     }
   }
 
@@ -129,14 +167,14 @@ template <class T, int R, int C, int Th, class Index> struct affine_chunks {
 };
 
 /// The affine_chunks of an operand with an affine form; nothing for one without.
-template <class T, int R, int C, int Th, class Index>
+template <class T, int R, int C, int Th, class Index, class Map>
 __device__ inline int affine_chunks_of(no_affine) {
   return 0;
 }
-template <class T, int R, int C, int Th, class Index, class Full, class Origin>
-__device__ inline affine_chunks<T, R, C, Th, Index>
+template <class T, int R, int C, int Th, class Index, class Map, class Full, class Origin>
+__device__ inline affine_chunks<T, R, C, Th, Index, Map>
 affine_chunks_of(const affine_tile<Full, Origin> &affine) {
-  return affine_chunks<T, R, C, Th, Index>(Index(affine.stride0), Index(affine.stride1));
+  return affine_chunks<T, R, C, Th, Index, Map>(Index(affine.stride0), Index(affine.stride1));
 }
 #endif
 
@@ -174,7 +212,15 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
   static_assert(Stages >= 2, "ntc::dev::dot_loop: at least two stages");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {
-    constexpr int W = Th / 32, WM = layout::gemm_warp_rows(BM, BN, W), WN = W / WM;
+    // On sm_90a (dot_loop_wgmma_v) the ring holds wgmma's swizzled column blocks and every
+    // warp owns one 16-row slab of the block; else the rows are swizzled in place for ldmatrix
+    // and the warps tile the block as squarely as they can.
+    constexpr bool Wgmma = detail::dot_loop_wgmma_v<T, BM, BK, BN, Th, Stages>;
+    using MapA = std::conditional_t<Wgmma, detail::block_swizzled<T, BM, BK>,
+                                    detail::row_swizzled<T, BM, BK>>;
+    using MapB = std::conditional_t<Wgmma, detail::block_swizzled<T, BK, BN>,
+                                    detail::row_swizzled<T, BK, BN>>;
+    constexpr int W = Th / 32, WM = Wgmma ? W : layout::gemm_warp_rows(BM, BN, W), WN = W / WM;
     constexpr int TM = BM / WM, TN = BN / WN, MT = TM / 16, NT = TN / 8;
     constexpr std::size_t stage_bytes = detail::gemm_stage_bytes<T, BM, BK, BN>();
     constexpr std::size_t b_start = smem_align(sizeof(T) * std::size_t(BM) * BK);
@@ -191,8 +237,8 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
     // An operand with an affine form and 16-byte chunks copies a full tile from one offset.
     constexpr bool AffineA = VecA && !std::is_same_v<AA, no_affine>;
     constexpr bool AffineB = VecB && !std::is_same_v<AB, no_affine>;
-    const auto chunks_a = detail::affine_chunks_of<T, BM, BK, Th, Index>(a_affine);
-    const auto chunks_b = detail::affine_chunks_of<T, BK, BN, Th, Index>(b_affine);
+    const auto chunks_a = detail::affine_chunks_of<T, BM, BK, Th, Index, MapA>(a_affine);
+    const auto chunks_b = detail::affine_chunks_of<T, BK, BN, Th, Index, MapB>(b_affine);
     auto issue = [&](Index step) {
       if (step < steps) {
         const Index k = begin + step;
@@ -206,11 +252,11 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
           if ((copied_b = b_affine.full(k)))
             chunks_b.copy(tile_b, base_b + Index(b_affine.origin(k)));
         if (!copied_a)
-          detail::gemm_copy<VecA, AffineA, T, BM, BK, Th>(
+          detail::gemm_copy<VecA, AffineA, T, BM, BK, Th, MapA>(
               tile_a, base_a, fill_a, [&](const int *index) { return a_offset(k, index); },
               [&](const int *index) { return a_chunk(k, index); });
         if (!copied_b)
-          detail::gemm_copy<VecB, AffineB, T, BK, BN, Th>(
+          detail::gemm_copy<VecB, AffineB, T, BK, BN, Th, MapB>(
               tile_b, base_b, fill_b, [&](const int *index) { return b_offset(k, index); },
               [&](const int *index) { return b_chunk(k, index); });
       }
@@ -224,13 +270,11 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
       const T *sb = reinterpret_cast<const T *>(stage + b_start);
 #pragma unroll
       for (int m = 0; m < MT; ++m)
-        detail::ldmatrix_x4(
-            a[m], sa + layout::swizzled_offset(row0 + m * 16 + ra.row, k0 + ra.col, BK, 2));
+        detail::ldmatrix_x4(a[m], sa + MapA::offset(row0 + m * 16 + ra.row, k0 + ra.col));
 #pragma unroll
       for (int n = 0; n < NT; n += 2) {
         uint32_t r[4];
-        detail::ldmatrix_x4_trans(
-            r, sb + layout::swizzled_offset(k0 + rb.row, col0 + n * 8 + rb.col, BN, 2));
+        detail::ldmatrix_x4_trans(r, sb + MapB::offset(k0 + rb.row, col0 + n * 8 + rb.col));
         b[n][0] = r[0];
         b[n][1] = r[1];
         b[n + 1][0] = r[2];
@@ -291,12 +335,44 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
         each_fragment_element(r0, [](float &x, float &slot) { x = slot; });
       }
     }
-    __syncthreads(); // the ring reuses the scratch buffer
-#pragma unroll
-    for (int s = 0; s < Stages - 1; ++s)
-      issue(Index(s));
+    __syncthreads();            // the ring reuses the scratch buffer
     constexpr int KS = BK / 16; // k16 slices per stage
-    if constexpr (KS % 2 == 0) {
+    if constexpr (Wgmma) {
+#if defined(NTC_DEV_HAS_WGMMA)
+      // One group of KS wgmmas per step, its operands read by the tensor cores from the ring
+      // through descriptors (A K-major, B MN-major), each warpgroup its 64 rows; the group of
+      // step − 1 stays in flight while step's is issued, so the copies of a stage may
+      // overwrite it only once every warpgroup has waited for the group that read it: the ring
+      // runs Stages − 2 steps ahead. The accumulator fragments are mma.sync's, warp by warp.
+      float(&d)[BN / 2] = reinterpret_cast<float(&)[BN / 2]>(c[0]);
+      const int slab = 64 * (warp / 4); // the warpgroup's first row
+      constexpr int RA = MapA::row_bytes, RB = MapB::row_bytes;
+#pragma unroll
+      for (int s = 0; s < Stages - 2; ++s)
+        issue(Index(s));
+      detail::fence_operands(d);
+      for (Index step = 0; step < steps; ++step) {
+        detail::cp_async_wait<Stages - 3>();
+        detail::fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
+        __syncthreads(); // stage step has arrived; the wgmmas of step − 2 are done everywhere
+        issue(step + Stages - 2);
+        const unsigned char *stage = stage_at(step);
+        detail::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < KS; ++kk)
+          detail::wgmma_ss<T, BN, 1>(
+              d, detail::wgmma_operand_descriptor<RA, true>(stage + slab * RA, BM, kk),
+              detail::wgmma_operand_descriptor<RB, false>(stage + b_start, BK, kk), 1);
+        detail::wgmma_commit();
+        detail::wgmma_wait<1>();
+      }
+      detail::wgmma_wait<0>();
+      detail::fence_operands(d);
+#endif
+    } else if constexpr (KS % 2 == 0) {
+#pragma unroll
+      for (int s = 0; s < Stages - 1; ++s)
+        issue(Index(s));
       // Fragments in two register buffers: slice j + 1 (of this stage, or slice 0 of the next
       // stage once it has arrived) loads while slice j multiplies.
       uint32_t a[2][MT][4], b[2][NT][2];
@@ -323,6 +399,9 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
       }
     } else {
       // An odd number of slices: one buffer, the fragments of a slice before its products.
+#pragma unroll
+      for (int s = 0; s < Stages - 1; ++s)
+        issue(Index(s));
       for (Index step = 0; step < steps; ++step) {
         detail::cp_async_wait<Stages - 2>();
         __syncthreads();

@@ -92,6 +92,27 @@ NTC_DEV_HD constexpr int swizzled_offset(int row, int col, int cols, int bytes) 
   return row * cols + swizzle_unit(row, col / per_unit, units) * per_unit + col % per_unit;
 }
 
+/// Bytes of one row of a column block of the column-block swizzled layout (Swizzled<RowBytes> in
+/// layouts.cuh, wgmma's and TMA's canonical layout) for rows of `row_bytes` bytes: the widest of
+/// 128, 64, 32 that divides them; 0 when none does.
+NTC_DEV_HD constexpr int block_row_bytes(int row_bytes) {
+  for (int b = 128; b >= 32; b /= 2)
+    if (row_bytes % b == 0)
+      return b;
+  return 0;
+}
+
+/// Element offset of element (row, col) in a column-block swizzled shared buffer of `rows` rows
+/// of elements of `bytes` bytes: the columns are cut into blocks of `block` bytes (128, 64 or
+/// 32) stored one after another, each block all rows of its columns, row after row; in a
+/// 1024-byte aligned buffer the 16-byte unit at byte a then moves to unit u ^ ((a >> 7) mod
+/// block / 16) of its row.
+NTC_DEV_HD constexpr int block_swizzled_offset(int row, int col, int rows, int block, int bytes) {
+  const int block_cols = block / bytes;
+  const int a = (col / block_cols) * rows * block + row * block + (col % block_cols) * bytes;
+  return (a ^ (((a >> 7) & (block / 16 - 1)) << 4)) / bytes;
+}
+
 /// Rows of the warp grid with which dot_loop (gemm.cuh) tiles a bm×bn block over `warps` warps:
 /// every warp's tile a multiple of 16×16 and as square as possible (fewest fragment loads per
 /// mma); 0 when no grid fits.

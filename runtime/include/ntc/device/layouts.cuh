@@ -488,8 +488,7 @@ template <class T, int Rows, int Cols, int B> struct shared_map<T, Rows, Cols, S
   static constexpr int block_cols = B / int(sizeof(T));
   static constexpr std::size_t bytes = sizeof(T) * std::size_t(Rows) * Cols;
   NTC_DEV_HD static constexpr int offset(int r, int c) {
-    const int a = (c / block_cols) * Rows * B + r * B + (c % block_cols) * int(sizeof(T));
-    return (a ^ (((a >> 7) & (B / 16 - 1)) << 4)) / int(sizeof(T));
+    return layout::block_swizzled_offset(r, c, Rows, B, int(sizeof(T)));
   }
 };
 
