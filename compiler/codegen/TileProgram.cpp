@@ -64,7 +64,10 @@ public:
     line(
         "// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
     line("[[maybe_unused]] Index ntc_rest = static_cast<Index>(ntc_program);");
-    for (size_t d = grid_.extents.size(); d-- > 0;) {
+    size_t unravelled = grid_.extents.size();
+    if (grid_.bandRows > 0 && unravelled >= 2)
+      unravelled = bandedPlane();
+    for (size_t d = unravelled; d-- > 0;) {
       std::string pid = passes::programCoordinate(d);
       if (d == 0) {
         line("[[maybe_unused]] const Index " + pid + " = ntc_rest;");
@@ -80,6 +83,28 @@ public:
 
 private:
   void line(const std::string &s) { os_ << std::string(indent_ * 2, ' ') << s << "\n"; }
+
+  /// The coordinates of the last two grid dimensions in the grouped order of
+  /// GridInfo::bandRows; returns the number of dimensions left to unravel.
+  size_t bandedPlane() {
+    const size_t rows = grid_.extents.size() - 2, cols = rows + 1;
+    const std::string band = std::to_string(grid_.bandRows);
+    const std::string nRows = integer(grid_.extents[rows]), nCols = integer(grid_.extents[cols]);
+    line("// ... the last two in bands of " + band +
+         " rows, column after column inside a band (grouped order: L2 reuse).");
+    line("const Index ntc_in_plane = ntc_rest % (" + nRows + " * " + nCols + ");");
+    line("ntc_rest /= " + nRows + " * " + nCols + ";");
+    line("const Index ntc_band_first = ntc_in_plane / (" + band + " * " + nCols + ") * " + band +
+         ";");
+    line("const Index ntc_band_rows = " + nRows + " - ntc_band_first < " + band + " ? " + nRows +
+         " - ntc_band_first : " + band + ";");
+    line("const Index ntc_in_band = ntc_in_plane % (" + band + " * " + nCols + ");");
+    line("[[maybe_unused]] const Index " + passes::programCoordinate(rows) +
+         " = ntc_band_first + ntc_in_band % ntc_band_rows;");
+    line("[[maybe_unused]] const Index " + passes::programCoordinate(cols) +
+         " = ntc_in_band / ntc_band_rows;");
+    return rows;
+  }
 
   /// The C++ name of an integer symbol: sizes and strides are locals of the prologue,
   /// program coordinates and lanes keep their names, anything else is a loop index (the

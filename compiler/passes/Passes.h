@@ -26,6 +26,10 @@ struct GridInfo {
   int anchor = -1;            ///< arranged parameter whose level 0 defines the grid (-1: none)
   std::vector<Expr> extents;  ///< level-0 extents of the anchor, outermost first
   std::vector<ShapeTie> ties; ///< extents that must be equal at run time
+  /// > 0: the programs of each plane of the last two grid dimensions are numbered in bands of
+  /// this many rows, column after column inside a band (grouped order, for L2 reuse of the
+  /// operands of GEMM-like programs); 0: row-major, the last dimension fastest.
+  int64_t bandRows = 0;
 };
 
 /// Problems that make a kernel invalid at compile time.
@@ -76,6 +80,13 @@ int64_t shapeElements(const std::vector<Expr> &shape);
 /// per 16 rows of the shortest float16/bfloat16 product outside GEMM loops; a program with a
 /// GEMM main loop (planDotLoop) up to 512, one warp per 4096 accumulator elements.
 int blockThreads(const kir::Function &specialized, const GpuTarget &gpu);
+
+/// order-programs: on the GPU, a kernel whose program (at the default meta-parameters) runs a
+/// GEMM main loop over a grid of two dimensions or more numbers its programs in bands
+/// (GridInfo::bandRows) whose rows × columns of tiles, for the programs that run at once, read
+/// about as many bytes of one operand as of the other; every other grid stays row-major.
+GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
+                       const GpuTarget &gpu);
 
 /// specialize: substitute a variant's values everywhere, fold compile-time `if`s and
 /// check that every tile shape became a constant. Throws std::runtime_error otherwise.

@@ -2,8 +2,8 @@
 //
 //   translate (front end) -> verify-launch-grid (front end) -> pin-padded-extents ->
 //   infer-grid ->
-//   build-variants -> specialize (per variant) -> resolve-access + simplify-mask (per
-//   access, called by the code generators)
+//   build-variants -> specialize (per variant) -> order-programs (the default variant's
+//   program) -> resolve-access + simplify-mask (per access, called by the code generators)
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Pipeline.h"
@@ -45,7 +45,8 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
     for (const kir::PaddedExtent &p : f.padded)
       if (p.pinned)
         *trace << "// pin-padded-extents: " << p.symbol << " = " << *p.pinned << "\n";
-  k.grid = fixMetas(inferGrid(f), defaultMetaValues(f, target, gpu));
+  const std::map<std::string, int64_t> metas = defaultMetaValues(f, target, gpu);
+  k.grid = fixMetas(inferGrid(f), metas);
   if (trace) {
     *trace << "// -----// after infer-grid //----- //\n";
     printGrid(f, k.grid, *trace);
@@ -73,6 +74,19 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
         *trace << " " << name << "=" << value;
       *trace << " ) //----- //\n" << kir::print(k.specializations.back().second);
     }
+  }
+  // The program order follows the default meta-parameters' program (the one without index or
+  // padding choices decides alike for all).
+  for (const auto &[values, fn] : k.specializations) {
+    bool defaults = true;
+    for (const auto &[name, value] : metas)
+      defaults = defaults && values.count(name) && values.at(name) == value;
+    if (!defaults)
+      continue;
+    k.grid = orderPrograms(fn, k.grid, target, gpu);
+    if (trace && k.grid.bandRows > 0)
+      *trace << "// order-programs: bands of " << k.grid.bandRows << " rows\n";
+    break;
   }
   return k;
 }

@@ -12,16 +12,20 @@ namespace {
 constexpr int64_t KiB = 1024;
 
 /// Shared memory per block (opt-in) and per SM, by compute capability (CUDA C++ Programming
-/// Guide, "Technical Specifications per Compute Capability").
+/// Guide, "Technical Specifications per Compute Capability"), and the SM count of the
+/// architecture's flagship part (A100, RTX 3090, Orin, RTX 4090, H100/H200 SXM, B200, B300,
+/// RTX 5090), which only tuning heuristics read.
 struct Limits {
   int major, minor;
   int64_t perBlock, perMultiprocessor;
+  int multiprocessors;
 };
 
 constexpr Limits kLimits[] = {
-    {8, 0, 163 * KiB, 164 * KiB},  {8, 6, 99 * KiB, 100 * KiB},  {8, 7, 163 * KiB, 164 * KiB},
-    {8, 9, 99 * KiB, 100 * KiB},   {9, 0, 227 * KiB, 228 * KiB}, {10, 0, 227 * KiB, 228 * KiB},
-    {10, 3, 227 * KiB, 228 * KiB}, {12, 0, 99 * KiB, 100 * KiB},
+    {8, 0, 163 * KiB, 164 * KiB, 108},  {8, 6, 99 * KiB, 100 * KiB, 82},
+    {8, 7, 163 * KiB, 164 * KiB, 16},   {8, 9, 99 * KiB, 100 * KiB, 128},
+    {9, 0, 227 * KiB, 228 * KiB, 132},  {10, 0, 227 * KiB, 228 * KiB, 148},
+    {10, 3, 227 * KiB, 228 * KiB, 148}, {12, 0, 99 * KiB, 100 * KiB, 170},
 };
 
 bool isDigits(const std::string &s) {
@@ -84,6 +88,7 @@ std::optional<GpuArch> gpuArch(const std::string &given) {
     if (l.major == a.major && l.minor == a.minor) {
       a.sharedPerBlock = l.perBlock;
       a.sharedPerMultiprocessor = l.perMultiprocessor;
+      a.multiprocessors = l.multiprocessors;
       return a;
     }
   return std::nullopt;

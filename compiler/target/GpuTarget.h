@@ -22,6 +22,7 @@ struct GpuArch {
   bool archSpecific = false;           ///< the `a` suffix: Hopper's wgmma and setmaxnreg (sm_90a)
   int64_t sharedPerBlock = 0;          ///< dynamic shared memory one block may opt in to (bytes)
   int64_t sharedPerMultiprocessor = 0; ///< shared memory of one SM (bytes)
+  int multiprocessors = 0;             ///< SMs of the architecture's flagship part (tuning only)
 };
 
 /// The architectures of one compilation.

@@ -122,6 +122,7 @@ matmul_case(65, 130, 97, transposed=True)
 matmul_case(1024, 1024, 1024)
 matmul_case(128, 200, 136)  # aligned rows, tails in K and N: vector copies and masked chunks
 matmul_case(96, 256, 80)
+matmul_case(2181, 96, 700)  # 18 row tiles: one whole band of the grouped order and a partial one
 
 for m, k, n in ((512, 512, 512), (65, 130, 97)):
     inp = torch.randn(m, n, dtype=torch.float16)
@@ -156,8 +157,8 @@ for m, n, k in ((65, 97, 130), (256, 128, 64)):
     check(f"linear (named axes) {m}x{k}x{n} vs reference", g, ref, 0.025, 0.025)
     check(f"linear (named axes) {m}x{k}x{n} vs cpu backend", g, c, 0.02, 0.02)
 
-for shared in (False, True):
-    b, m, n, k = 3, 65, 97, 40
+for shared, (b, m, n, k) in ((False, (3, 65, 97, 40)), (True, (3, 65, 97, 40)),
+                              (False, (2, 2181, 300, 40))):  # bands across a batch
     lhs = torch.randn(b, m, k, dtype=torch.float16)
     rhs = torch.randn(k, n, dtype=torch.float16) if shared else torch.randn(b, k, n, dtype=torch.float16)
     kernel = "bmm_shared_rhs" if shared else "bmm"

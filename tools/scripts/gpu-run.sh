@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine (see gpu-bundle.sh): build the CUDA and CPU kernel libraries from
 # gpu-bundle/, run the device-library tests, the GPU kernel tests (tests/gpu) and the
-# benchmark (tools/bench/gpu_bench.py). Logs go to $OUT when set.
+# benchmark (tools/bench/gpu_bench.py). Logs go to $OUT when set. NTC_DEVICE_TEST=1: the
+# device-library tests too; NTC_CHECK_MMA=1: the kernels also as sm_80 runs them (mma.sync).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
@@ -31,6 +32,16 @@ for cpp in gpu-bundle/cpu/*.cpp runtime/src/*.cpp; do
     -o "/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o" &
   pids+=($!)
 done
+# With NTC_CHECK_MMA=1 the kernels are also built with NTC_DEV_NO_WGMMA: the device code that
+# sm_80 runs (mma.sync products), checked on this GPU as well.
+if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
+  mkdir -p /tmp/ntc-build/mma
+  for cu in gpu-bundle/cuda/*.cu; do
+    nvcc -std=c++17 -O3 $arch -DNTC_DEV_NO_WGMMA -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include \
+      -I gpu-bundle/cuda -c "$cu" -o "/tmp/ntc-build/mma/$(basename "$cu" .cu).o" &
+    pids+=($!)
+  done
+fi
 for p in "${pids[@]}"; do wait "$p" || { echo "a compile failed"; cat "$out"/ptxas-*.txt | grep -m5 error; exit 1; }; done
 g++ -shared -fopenmp -o /tmp/ntc-build/libkernels_cpu.so /tmp/ntc-build/cpu-*.o
 nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda.so \
@@ -46,6 +57,13 @@ if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
 fi
 PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda.so \
   /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check.txt" | tail -50 || status=1
+if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
+  nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda_mma.so /tmp/ntc-build/mma/*.o \
+    /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
+  echo "== kernels with NTC_DEV_NO_WGMMA (the sm_80 device code)"
+  PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda_mma.so \
+    /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check-mma.txt" | tail -3 || status=1
+fi
 if [ "${NTC_BENCH:-1}" = 1 ]; then
   PYTHONUNBUFFERED=1 python3 tools/bench/gpu_bench.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
     | tee "$out/bench.txt" || status=1

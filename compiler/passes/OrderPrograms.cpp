@@ -1,0 +1,55 @@
+//===- OrderPrograms.cpp - the order in which GPU programs are numbered ---===//
+//
+// Programs are independent, so the order in which the launch numbers them is free; it decides
+// which operand tiles the programs running at the same time share in L2. A GEMM-like program
+// grid numbered row by row has the programs of one wave read a few row bands of A and the
+// whole of B; numbered in bands of G rows, column after column inside a band (Triton's grouped
+// order), one wave of W programs reads G row tiles of A and W / G column tiles of B. The pass
+// picks G so that both are about the same number of bytes: G·bm = (W / G)·bn.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <cmath>
+
+namespace ntc::passes {
+
+namespace {
+
+/// The largest band the pass chooses.
+constexpr int64_t kMaxBandRows = 64;
+
+/// The GEMM main loop of a specialized program, if any (the first one planned).
+std::optional<DotLoop> firstDotLoop(const kir::Function &specialized, const GpuTarget &gpu) {
+  const int threads = blockThreads(specialized, gpu);
+  std::optional<DotLoop> found;
+  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
+    if (!found)
+      found = planDotLoop(s, threads, gpu);
+    return !found;
+  });
+  return found;
+}
+
+} // namespace
+
+GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
+                       const GpuTarget &gpu) {
+  grid.bandRows = 0;
+  if (target != Target::Cuda || grid.extents.size() < 2)
+    return grid;
+  const std::optional<DotLoop> loop = firstDotLoop(specialized, gpu);
+  const int waves = gpu.tuning().multiprocessors;
+  if (!loop || waves <= 0)
+    return grid;
+  // The power of two nearest to sqrt(W · bn / bm).
+  const double ideal = std::sqrt(double(waves) * double(loop->bn) / double(loop->bm));
+  int64_t band = 1;
+  while (band < kMaxBandRows && 2.0 * band <= ideal * std::sqrt(2.0))
+    band *= 2;
+  if (band >= 2)
+    grid.bandRows = band;
+  return grid;
+}
+
+} // namespace ntc::passes
