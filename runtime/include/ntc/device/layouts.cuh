@@ -839,9 +839,8 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
   constexpr int KT = SA::dim(1) / 16, N = SB::dim(1);
 #if defined(NTC_DEV_HAS_WGMMA)
   if constexpr (wgmma_product_v<S, WM, WN, L>) {
-    // K-major B (Tr: buffer rows are n): the k16 step kk starts 32·kk bytes into the row,
-    // in column block 32·kk / RowBytes. MN-major B (buffer rows are k): step kk starts 16 rows
-    // down; the instruction's N spans the column blocks (leading offset).
+    // B K-major (Tr: buffer rows are n) or MN-major (buffer rows are k): see
+    // wgmma_operand_descriptor.
     constexpr int B = L::row_bytes, rows = SharedTile<T, SB, Tr, L>::rows;
     // Every A fragment is packed before the first wgmma and kept until the wait: the tensor
     // cores read these registers while the chain runs.
@@ -858,9 +857,7 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < KT; ++kk) {
-      const uint64_t desc =
-          Tr ? wgmma_descriptor<B>(base + (32 * kk / B) * rows * B + (32 * kk) % B, 16, 8 * B)
-             : wgmma_descriptor<B>(base + 16 * kk * B, rows * B, 8 * B);
+      const uint64_t desc = wgmma_operand_descriptor<B, Tr>(base, rows, kk);
       wgmma_rs<T, N, Tr ? 0 : 1>(r.v, af[kk], desc, fresh && kk == 0 ? 0 : 1);
     }
     wgmma_commit();

@@ -34,193 +34,91 @@ inline constexpr bool wgmma_n_v = N == 16 || N == 32 || N == 64 || N == 128 || N
 
 #if defined(NTC_DEV_HAS_WGMMA)
 
+// The accumulators of one wgmma.m64nNk16, d[0] … d[N/2 − 1] (N / 2 floats per thread): their
+// operand numbers in the instruction text and their constraints, N = 16 … 256.
+#define NTC_DEV_WGMMA_D_TEXT_16 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define NTC_DEV_WGMMA_D_TEXT_32 NTC_DEV_WGMMA_D_TEXT_16 ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define NTC_DEV_WGMMA_D_TEXT_64                                                                    \
+  NTC_DEV_WGMMA_D_TEXT_32                                                                          \
+  ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define NTC_DEV_WGMMA_D_TEXT_128                                                                   \
+  NTC_DEV_WGMMA_D_TEXT_64                                                                          \
+  ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"               \
+  ", %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define NTC_DEV_WGMMA_D_TEXT_256                                                                   \
+  NTC_DEV_WGMMA_D_TEXT_128                                                                         \
+  ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79"               \
+  ", %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"               \
+  ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "       \
+  "%111"                                                                                           \
+  ", %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, "         \
+  "%126, %127"
+#define NTC_DEV_WGMMA_D8(o)                                                                        \
+  "+f"(d[o]), "+f"(d[o + 1]), "+f"(d[o + 2]), "+f"(d[o + 3]), "+f"(d[o + 4]), "+f"(d[o + 5]),      \
+      "+f"(d[o + 6]), "+f"(d[o + 7])
+#define NTC_DEV_WGMMA_D_16 NTC_DEV_WGMMA_D8(0)
+#define NTC_DEV_WGMMA_D_32 NTC_DEV_WGMMA_D_16, NTC_DEV_WGMMA_D8(8)
+#define NTC_DEV_WGMMA_D_64 NTC_DEV_WGMMA_D_32, NTC_DEV_WGMMA_D8(16), NTC_DEV_WGMMA_D8(24)
+#define NTC_DEV_WGMMA_D_128                                                                        \
+  NTC_DEV_WGMMA_D_64, NTC_DEV_WGMMA_D8(32), NTC_DEV_WGMMA_D8(40), NTC_DEV_WGMMA_D8(48),            \
+      NTC_DEV_WGMMA_D8(56)
+#define NTC_DEV_WGMMA_D_256                                                                        \
+  NTC_DEV_WGMMA_D_128, NTC_DEV_WGMMA_D8(64), NTC_DEV_WGMMA_D8(72), NTC_DEV_WGMMA_D8(80),           \
+      NTC_DEV_WGMMA_D8(88), NTC_DEV_WGMMA_D8(96), NTC_DEV_WGMMA_D8(104), NTC_DEV_WGMMA_D8(112),    \
+      NTC_DEV_WGMMA_D8(120)
+
 // One wgmma.mma_async.m64nNk16 with A in registers: d (+)= a · B(desc); `accumulate` = 0 ignores
 // d's old values; TransB = 1 when B's buffer rows are K (B is "MN-major"). The tensor cores read
-// the A registers until the wait (see release_operands).
+// the A registers until the wait (see release_operands). ACC, A, DESC, TB: the operand numbers
+// of accumulate, a[0..3], desc and TransB, which follow the N / 2 accumulators.
+#define NTC_DEV_WGMMA_RS(N, TYPE, ACC, A, DESC, TB)                                                \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " ACC ", 0;\n"                                    \
+               "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TYPE "." TYPE                     \
+               " {" NTC_DEV_WGMMA_D_TEXT_##N "}, {" A "}, " DESC ", p, 1, 1, " TB ";\n}\n"         \
+               : NTC_DEV_WGMMA_D_##N                                                               \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate),           \
+                 "n"(TransB))
 #define NTC_DEV_WGMMA_RS_16(TYPE)                                                                  \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"                                        \
-               "wgmma.mma_async.sync.aligned.m64n16k16.f32." TYPE "." TYPE " {"                    \
-               "%0, %1, %2, %3, %4, %5, %6, %7"                                                    \
-               "}, {%8, %9, %10, %11}, %12, p, 1, 1, %14;\n}\n"                                    \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
-                 "+f"(d[6]), "+f"(d[7])                                                            \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate),           \
-                 "n"(TransB))
-
+  NTC_DEV_WGMMA_RS(16, TYPE, "%13", "%8, %9, %10, %11", "%12", "%14")
 #define NTC_DEV_WGMMA_RS_32(TYPE)                                                                  \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"                                        \
-               "wgmma.mma_async.sync.aligned.m64n32k16.f32." TYPE "." TYPE " {"                    \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"              \
-               "}, {%16, %17, %18, %19}, %20, p, 1, 1, %22;\n}\n"                                  \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
-                 "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),         \
-                 "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])                                \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate),           \
-                 "n"(TransB))
-
+  NTC_DEV_WGMMA_RS(32, TYPE, "%21", "%16, %17, %18, %19", "%20", "%22")
 #define NTC_DEV_WGMMA_RS_64(TYPE)                                                                  \
-  asm volatile(                                                                                    \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"                                                 \
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32." TYPE "." TYPE " {"                             \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"             \
-      "}, {%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"                                           \
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])                                         \
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate), "n"(TransB))
-
+  NTC_DEV_WGMMA_RS(64, TYPE, "%37", "%32, %33, %34, %35", "%36", "%38")
 #define NTC_DEV_WGMMA_RS_128(TYPE)                                                                 \
-  asm volatile(                                                                                    \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"                                                 \
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32." TYPE "." TYPE " {"                            \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "           \
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "           \
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"             \
-      "}, {%64, %65, %66, %67}, %68, p, 1, 1, %70;\n}\n"                                           \
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), \
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
-        "+f"(d[63])                                                                                \
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate), "n"(TransB))
-
+  NTC_DEV_WGMMA_RS(128, TYPE, "%69", "%64, %65, %66, %67", "%68", "%70")
 #define NTC_DEV_WGMMA_RS_256(TYPE)                                                                 \
-  asm volatile(                                                                                    \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"                                                \
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32." TYPE "." TYPE " {"                            \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "           \
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "           \
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "           \
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "           \
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "           \
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "     \
-      "%111, "                                                                                     \
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, " \
-      "%127"                                                                                       \
-      "}, {%128, %129, %130, %131}, %132, p, 1, 1, %134;\n}\n"                                     \
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), \
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
-        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), \
-        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), \
-        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), \
-        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), \
-        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), \
-        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),          \
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),        \
-        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),        \
-        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),        \
-        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])         \
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(accumulate), "n"(TransB))
+  NTC_DEV_WGMMA_RS(256, TYPE, "%133", "%128, %129, %130, %131", "%132", "%134")
 
 // One wgmma.mma_async.m64nNk16 with both operands in shared memory: d (+)= A(desc_a) ·
-// B(desc_b); A is K-major (its buffer rows are M), TransB as for the register form.
-
-#define NTC_DEV_WGMMA_SS_16(TYPE)                                                                  \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"                                        \
-               "wgmma.mma_async.sync.aligned.m64n16k16.f32." TYPE "." TYPE " {"                    \
-               "%0, %1, %2, %3, %4, %5, %6, %7"                                                    \
-               "}, %8, %9, p, 1, 1, 0, %11;\n}\n"                                                  \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
-                 "+f"(d[6]), "+f"(d[7])                                                            \
+// B(desc_b); A is K-major (its buffer rows are M), TransB as for the register form. ACC, DA, DB,
+// TB: the operand numbers of accumulate, desc_a, desc_b and TransB.
+#define NTC_DEV_WGMMA_SS(N, TYPE, ACC, DA, DB, TB)                                                 \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " ACC ", 0;\n"                                    \
+               "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TYPE "." TYPE                     \
+               " {" NTC_DEV_WGMMA_D_TEXT_##N "}, " DA ", " DB ", p, 1, 1, 0, " TB ";\n}\n"         \
+               : NTC_DEV_WGMMA_D_##N                                                               \
                : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransB))
+#define NTC_DEV_WGMMA_SS_16(TYPE) NTC_DEV_WGMMA_SS(16, TYPE, "%10", "%8", "%9", "%11")
+#define NTC_DEV_WGMMA_SS_32(TYPE) NTC_DEV_WGMMA_SS(32, TYPE, "%18", "%16", "%17", "%19")
+#define NTC_DEV_WGMMA_SS_64(TYPE) NTC_DEV_WGMMA_SS(64, TYPE, "%34", "%32", "%33", "%35")
+#define NTC_DEV_WGMMA_SS_128(TYPE) NTC_DEV_WGMMA_SS(128, TYPE, "%66", "%64", "%65", "%67")
+#define NTC_DEV_WGMMA_SS_256(TYPE) NTC_DEV_WGMMA_SS(256, TYPE, "%130", "%128", "%129", "%131")
 
-#define NTC_DEV_WGMMA_SS_32(TYPE)                                                                  \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"                                        \
-               "wgmma.mma_async.sync.aligned.m64n32k16.f32." TYPE "." TYPE " {"                    \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"              \
-               "}, %16, %17, p, 1, 1, 0, %19;\n}\n"                                                \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
-                 "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),         \
-                 "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])                                \
-               : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransB))
-
-#define NTC_DEV_WGMMA_SS_64(TYPE)                                                                  \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                        \
-               "wgmma.mma_async.sync.aligned.m64n64k16.f32." TYPE "." TYPE " {"                    \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "            \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"    \
-               "}, %32, %33, p, 1, 1, 0, %35;\n}\n"                                                \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
-                 "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),         \
-                 "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),     \
-                 "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),     \
-                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),     \
-                 "+f"(d[30]), "+f"(d[31])                                                          \
-               : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransB))
-
-#define NTC_DEV_WGMMA_SS_128(TYPE)                                                                 \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                        \
-               "wgmma.mma_async.sync.aligned.m64n128k16.f32." TYPE "." TYPE " {"                   \
-               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "            \
-               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "  \
-               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "  \
-               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"    \
-               "}, %64, %65, p, 1, 1, 0, %67;\n}\n"                                                \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),           \
-                 "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),         \
-                 "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),     \
-                 "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),     \
-                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),     \
-                 "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),     \
-                 "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),     \
-                 "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),     \
-                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),     \
-                 "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),     \
-                 "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])                                \
-               : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransB))
-
-#define NTC_DEV_WGMMA_SS_256(TYPE)                                                                 \
-  asm volatile(                                                                                    \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                \
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32." TYPE "." TYPE " {"                            \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "           \
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "           \
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "           \
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "           \
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "           \
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "     \
-      "%111, "                                                                                     \
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, " \
-      "%127"                                                                                       \
-      "}, %128, %129, p, 1, 1, 0, %131;\n}\n"                                                      \
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), \
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
-        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), \
-        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), \
-        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), \
-        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), \
-        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), \
-        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),          \
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),        \
-        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),        \
-        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),        \
-        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])         \
-      : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransB))
+// The instruction of FORM (RS or SS) for the function's N and element type T (float16 or
+// bfloat16).
+#define NTC_DEV_WGMMA_CASE(FORM, n)                                                                \
+  if constexpr (N == n) {                                                                          \
+    if constexpr (std::is_same_v<T, float16>)                                                      \
+      NTC_DEV_WGMMA_##FORM##_##n("f16");                                                           \
+    else                                                                                           \
+      NTC_DEV_WGMMA_##FORM##_##n("bf16");                                                          \
+  }
+#define NTC_DEV_WGMMA_DISPATCH(FORM)                                                               \
+  NTC_DEV_WGMMA_CASE(FORM, 16)                                                                     \
+  NTC_DEV_WGMMA_CASE(FORM, 32)                                                                     \
+  NTC_DEV_WGMMA_CASE(FORM, 64)                                                                     \
+  NTC_DEV_WGMMA_CASE(FORM, 128)                                                                    \
+  NTC_DEV_WGMMA_CASE(FORM, 256)
 
 namespace ntc::dev::detail {
 
@@ -293,20 +191,7 @@ template <class T, int N, int TransB>
 __device__ inline void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc,
                                 int accumulate) {
   static_assert(wgmma_n_v<N>, "ntc::dev::wgmma_rs: N of 16, 32, 64, 128 or 256");
-  constexpr bool half = std::is_same_v<T, float16>;
-#define NTC_DEV_WGMMA_RS_CASE(n)                                                                   \
-  if constexpr (N == n) {                                                                          \
-    if constexpr (half)                                                                            \
-      NTC_DEV_WGMMA_RS_##n("f16");                                                                 \
-    else                                                                                           \
-      NTC_DEV_WGMMA_RS_##n("bf16");                                                                \
-  }
-  NTC_DEV_WGMMA_RS_CASE(16)
-  NTC_DEV_WGMMA_RS_CASE(32)
-  NTC_DEV_WGMMA_RS_CASE(64)
-  NTC_DEV_WGMMA_RS_CASE(128)
-  NTC_DEV_WGMMA_RS_CASE(256)
-#undef NTC_DEV_WGMMA_RS_CASE
+  NTC_DEV_WGMMA_DISPATCH(RS);
 }
 
 /// The shared-memory matrix descriptor of an operand tile in the Swizzled<RowBytes> layout
@@ -330,20 +215,7 @@ template <class T, int N, int TransB>
 __device__ inline void wgmma_ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,
                                 int accumulate) {
   static_assert(wgmma_n_v<N>, "ntc::dev::wgmma_ss: N of 16, 32, 64, 128 or 256");
-  constexpr bool half = std::is_same_v<T, float16>;
-#define NTC_DEV_WGMMA_SS_CASE(n)                                                                   \
-  if constexpr (N == n) {                                                                          \
-    if constexpr (half)                                                                            \
-      NTC_DEV_WGMMA_SS_##n("f16");                                                                 \
-    else                                                                                           \
-      NTC_DEV_WGMMA_SS_##n("bf16");                                                                \
-  }
-  NTC_DEV_WGMMA_SS_CASE(16)
-  NTC_DEV_WGMMA_SS_CASE(32)
-  NTC_DEV_WGMMA_SS_CASE(64)
-  NTC_DEV_WGMMA_SS_CASE(128)
-  NTC_DEV_WGMMA_SS_CASE(256)
-#undef NTC_DEV_WGMMA_SS_CASE
+  NTC_DEV_WGMMA_DISPATCH(SS);
 }
 
 } // namespace ntc::dev::detail
