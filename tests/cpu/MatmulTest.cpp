@@ -18,7 +18,8 @@ namespace {
 constexpr double kAtol = 0.025, kRtol = 0.025;
 
 /// lhs @ rhs in double, row-major M x N.
-std::vector<double> matmul_reference(const Tensor<float16> &lhs, const Tensor<float16> &rhs) {
+template <class T>
+std::vector<double> matmul_reference(const Tensor<T> &lhs, const Tensor<T> &rhs) {
   const int64_t M = lhs.shape[0], K = lhs.shape[1], N = rhs.shape[1];
   std::vector<double> a(size_t(M * K)), b(size_t(K * N)), out(size_t(M * N), 0.0);
   for (int64_t m = 0; m < M; ++m)
@@ -55,6 +56,20 @@ void check_matmul(int64_t M, int64_t N, int64_t K, bool transposed_rhs, uint64_t
 }
 
 } // namespace
+
+TEST_CASE("matmul_bf16: random 65 x 97 x 130 (tails in M, N, K)", "[cpu][matmul]") {
+  // bfloat16 keeps 8 bits of mantissa: the output's rounding is 2^-8 relative.
+  std::mt19937_64 rng(29);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const int64_t M = 65, N = 97, K = 130;
+  Tensor<bfloat16> lhs({M, K}), rhs({K, N}), output({M, N});
+  for (int64_t i = 0; i < lhs.numel(); ++i)
+    lhs.at(lhs.unravel(i)) = bfloat16(float(normal(rng)));
+  for (int64_t i = 0; i < rhs.numel(); ++i)
+    rhs.at(rhs.unravel(i)) = bfloat16(float(normal(rng)));
+  REQUIRE_NTC_OK(matmul_bf16(&lhs, &rhs, &output, nullptr));
+  CHECK_CLOSE(compare(output, matmul_reference(lhs, rhs), 0.1, 0.01));
+}
 
 TEST_CASE("matmul: all-ones 65 x 97 x 130 gives exactly 130", "[cpu][matmul]") {
   const int64_t M = 65, N = 97, K = 130; // tails in M (1), N (33) and K (2)

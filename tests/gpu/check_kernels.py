@@ -124,6 +124,13 @@ matmul_case(128, 200, 136)  # aligned rows, tails in K and N: vector copies and 
 matmul_case(96, 256, 80)
 matmul_case(2181, 96, 700)  # 18 row tiles: one whole band of the grouped order and a partial one
 
+for m, k, n in ((65, 130, 97), (512, 512, 512)):
+    a, b = torch.randn(m, k, dtype=torch.bfloat16), torch.randn(k, n, dtype=torch.bfloat16)
+    g, c, _ = both("matmul_bf16", lambda: [a, b, torch.empty(m, n, dtype=torch.bfloat16)], 2)
+    ref = a.double() @ b.double()
+    check(f"matmul_bf16 {m}x{k}x{n} vs reference", g, ref, 0.1, 0.02)
+    check(f"matmul_bf16 {m}x{k}x{n} vs cpu backend", g, c, 0.1, 0.02)
+
 for m, k, n in ((512, 512, 512), (65, 130, 97)):
     inp = torch.randn(m, n, dtype=torch.float16)
     a, b = torch.randn(m, k, dtype=torch.float16), torch.randn(k, n, dtype=torch.float16)

@@ -98,8 +98,18 @@ if ninetoothed is not None:
             accumulator += ntl.dot(lhs[k], rhs[k])
         output = accumulator.to(ntl.float16)  # noqa: F841
 
-    nt_matmul = ninetoothed.make(matmul_arrangement, matmul_application,
-                                 (Tensor(2), Tensor(2), Tensor(2)))
+    def matmul_bf16_application(lhs, rhs, output):
+        accumulator = ntl.zeros(output.shape, dtype=ntl.float32)
+        for k in range(lhs.shape[0]):
+            accumulator += ntl.dot(lhs[k], rhs[k])
+        output = accumulator.to(ntl.bfloat16)  # noqa: F841
+
+    nt_matmul = {
+        torch.float16: ninetoothed.make(matmul_arrangement, matmul_application,
+                                        (Tensor(2), Tensor(2), Tensor(2))),
+        torch.bfloat16: ninetoothed.make(matmul_arrangement, matmul_bf16_application,
+                                         (Tensor(2), Tensor(2), Tensor(2))),
+    }
 
     SB = ninetoothed.Symbol("BLOCK_SIZE", constexpr=True)
 
@@ -133,21 +143,22 @@ def attention(b, h, s, d, causal):
            {name: timed(fn, k, reps=5, runs=9) for name, fn in impls.items()})
 
 
-def matmul(m, n, kk):
+def matmul(m, n, kk, dtype=torch.float16):
     k = sets_for(2 * (m * kk + kk * n + m * n))
-    a = [torch.randn(m, kk, device="cuda", dtype=torch.float16) for _ in range(k)]
-    b = [torch.randn(kk, n, device="cuda", dtype=torch.float16) for _ in range(k)]
-    c = [torch.empty(m, n, device="cuda", dtype=torch.float16) for _ in range(k)]
+    a = [torch.randn(m, kk, device="cuda", dtype=dtype) for _ in range(k)]
+    b = [torch.randn(kk, n, device="cuda", dtype=dtype) for _ in range(k)]
+    c = [torch.empty(m, n, device="cuda", dtype=dtype) for _ in range(k)]
+    kernel, name = ("matmul", "f16") if dtype == torch.float16 else ("matmul_bf16", "bf16")
     ref = a[0].float() @ b[0].float()
-    lib.call("matmul", a[0], b[0], c[0])
+    lib.call(kernel, a[0], b[0], c[0])
     torch.cuda.synchronize()
     assert ((c[0].float() - ref).abs() <= 0.05 + 0.02 * ref.abs()).all()
-    impls = {"ntc": lambda i, st: lib.call("matmul", a[i], b[i], c[i], stream=st),
+    impls = {"ntc": lambda i, st: lib.call(kernel, a[i], b[i], c[i], stream=st),
              "cublas": lambda i, st: torch.matmul(a[i], b[i], out=c[i])}
     if ninetoothed is not None:
-        nt_matmul(a[0], b[0], c[0])
-        impls["ninetoothed"] = lambda i, st: nt_matmul(a[i], b[i], c[i])
-    report(f"matmul f16 {m}x{n}x{kk}", 2 * m * n * kk, "TFLOP/s",
+        nt_matmul[dtype](a[0], b[0], c[0])
+        impls["ninetoothed"] = lambda i, st: nt_matmul[dtype](a[i], b[i], c[i])
+    report(f"matmul {name} {m}x{n}x{kk}", 2 * m * n * kk, "TFLOP/s",
            {name: timed(fn, k, reps=5, runs=9) for name, fn in impls.items()})
 
 
@@ -175,6 +186,8 @@ if __name__ == "__main__":
     for shape in ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048),
                   (4096, 4096, 512)):
         matmul(*shape)
+    for shape in ((4096, 4096, 4096), (8192, 8192, 8192)):
+        matmul(*shape, dtype=torch.bfloat16)
     for shape in ((4096, 4096), (1823, 781), (8192, 1000), (32768, 512)):
         softmax(*shape)
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  ninetoothed "
