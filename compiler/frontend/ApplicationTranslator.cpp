@@ -195,7 +195,8 @@ private:
     return n;
   }
 
-  /// A tile extent: compile-time expressions stay; a run-time size becomes a padded symbol.
+  /// A tile extent: compile-time expressions (meta-parameters, integer nt::Constexpr values)
+  /// stay; a run-time size becomes a padded symbol.
   Expr tileExtent(const Expr &e) {
     std::vector<std::string> names;
     e.collectSymbols(names);
@@ -204,7 +205,10 @@ private:
       if (std::none_of(fn_.spec.metas.begin(), fn_.spec.metas.end(),
                        [&](const MetaParam &m) { return m.name == n; }) &&
           std::none_of(fn_.padded.begin(), fn_.padded.end(),
-                       [&](const PaddedExtent &p) { return p.symbol == n; }))
+                       [&](const PaddedExtent &p) { return p.symbol == n; }) &&
+          std::none_of(fn_.spec.params.begin(), fn_.spec.params.end(), [&](const ParamSpec &p) {
+            return p.kind == ParamSpec::Kind::Constexpr && p.dtype != DType::Float64 && p.name == n;
+          }))
         compileTime = false;
     if (compileTime)
       return e;

@@ -14,6 +14,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 
+#include <algorithm>
 #include <map>
 
 namespace ntc {
@@ -132,6 +133,9 @@ struct ArrangementEvaluator::Impl {
   clang::ASTContext &ctx;
   std::map<const clang::VarDecl *, Value> globals;
   std::vector<MetaParam> metas;
+  /// The parameters of the kernel being evaluated that are declared nt::Constexpr with integer
+  /// values, by name: the symbol each stands for where the arrangement uses it as an integer.
+  std::map<std::string, Expr> constexprSymbols;
   int callDepth = 0;
   /// The frames of the kernel being evaluated. A closure stored in a variable of the frame it
   /// captures (`auto f = [&](...) {...};`) is a shared_ptr cycle; releaseFrames() breaks it.
@@ -774,6 +778,8 @@ struct ArrangementEvaluator::Impl {
     const clang::CXXMethodDecl *method = e->getMethodDecl();
     if (!method)
       fail(e, "this call cannot be evaluated in an arrangement");
+    if (isa<clang::CXXConversionDecl>(method))
+      return constexprValue(eval(e->getImplicitObjectArgument(), f), e);
     std::string name = method->getName().str();
     Value object = eval(e->getImplicitObjectArgument(), f);
     std::vector<Value> args;
@@ -788,6 +794,19 @@ struct ArrangementEvaluator::Impl {
     } catch (const LayoutError &err) {
       fail(e, err.what());
     }
+  }
+
+  /// A tensor used as an integer (Tensor's conversion to nt::Symbol): only a parameter declared
+  /// nt::Constexpr with integer values, untouched, stands for one (its symbol).
+  Value constexprValue(const Value &object, const clang::CXXMemberCallExpr *e) {
+    if (object.kind == Value::Kind::Tensor) {
+      const Layout &t = *object.tensor;
+      auto it = constexprSymbols.find(t.sourceName());
+      if (it != constexprSymbols.end() && t.levels().size() == 1 && t.ndim() == 0)
+        return Value::ofInt(it->second);
+    }
+    fail(e, "only a parameter declared nt::Constexpr with integer values can be used as an "
+            "integer in an arrangement");
   }
 
   Value paramOption(const std::string &name, const ParamSpec &spec, const std::vector<Value> &args,
@@ -937,7 +956,9 @@ struct ArrangementEvaluator::Impl {
                             std::to_string(arrangement->getNumParams()))
           .note(arrangement->getSourceRange(), "arrangement declared here");
 
-    // Parameters become source tensors named after the arrangement's parameters.
+    // Parameters become source tensors named after the arrangement's parameters; those declared
+    // nt::Constexpr with integer values can also stand for their symbol (constexprValue).
+    constexprSymbols.clear();
     auto frame = newFrame();
     for (unsigned i = 0; i < numParams; ++i) {
       const AstExpr *arg = call->getArg(3 + i);
@@ -953,6 +974,12 @@ struct ArrangementEvaluator::Impl {
         if (ps.upperBounds[d])
           range.hi = *ps.upperBounds[d];
         shape.push_back(Expr::symbol(ps.sizeSymbol(d), range));
+      }
+      if (ps.kind == ParamSpec::Kind::Constexpr && ps.dtype == DType::Int64) {
+        const auto [lo, hi] = std::minmax_element(ps.constexprValues.begin(),
+                                                  ps.constexprValues.end());
+        constexprSymbols[ps.name] = Expr::symbol(
+            ps.name, {static_cast<int64_t>(*lo), static_cast<int64_t>(*hi)});
       }
       spec.params.push_back(ps);
       frame->vars[arrangement->getParamDecl(i)] = Value::ofTensor(Layout::source(ps.name, shape));

@@ -46,6 +46,11 @@ std::vector<VerifyError> verifyLaunchGrid(const KernelSpec &spec);
 /// walked by one loop index (`for k < lhs.shape(0)` ... `rhs[k]` ties lhs's and rhs's K).
 GridInfo inferGrid(const kir::Function &f);
 
+/// The grid with a variant's values (meta-parameters, nt::Constexpr scalars, padded extents)
+/// substituted: what one specialized program sees (an arrangement may use a Constexpr as a tile
+/// stride, so the extents of the grid depend on it).
+GridInfo specializeGrid(GridInfo grid, const std::map<std::string, int64_t> &values);
+
 /// A compiled variant: values of meta-parameters, padded extents and constexpr scalars,
 /// and the index width.
 struct Variant {

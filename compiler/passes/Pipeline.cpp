@@ -19,7 +19,9 @@ void printGrid(const kir::Function &f, const GridInfo &grid, std::ostream &os) {
     os << "  tie: " << t.whatA << " == " << t.whatB << "\n";
 }
 
-GridInfo fixMetas(GridInfo grid, const std::map<std::string, int64_t> &values) {
+} // namespace
+
+GridInfo specializeGrid(GridInfo grid, const std::map<std::string, int64_t> &values) {
   std::map<std::string, Expr> subst;
   for (const auto &[name, v] : values)
     subst[name] = Expr(v);
@@ -31,8 +33,6 @@ GridInfo fixMetas(GridInfo grid, const std::map<std::string, int64_t> &values) {
   }
   return grid;
 }
-
-} // namespace
 
 CompiledKernel runPipeline(const kir::Function &translated, Target target, const GpuTarget &gpu,
                            std::ostream *trace) {
@@ -46,7 +46,7 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
       if (p.pinned)
         *trace << "// pin-padded-extents: " << p.symbol << " = " << *p.pinned << "\n";
   const std::map<std::string, int64_t> metas = defaultMetaValues(f, target, gpu);
-  k.grid = fixMetas(inferGrid(f), metas);
+  k.grid = specializeGrid(inferGrid(f), metas);
   if (trace) {
     *trace << "// -----// after infer-grid //----- //\n";
     printGrid(f, k.grid, *trace);

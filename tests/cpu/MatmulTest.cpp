@@ -6,6 +6,7 @@
 #include <addmm.h>
 #include <dot_precision.h>
 #include <matmul.h>
+#include <matmul_bf16.h>
 
 #include <algorithm>
 #include <iostream>

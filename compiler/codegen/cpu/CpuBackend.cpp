@@ -33,7 +33,7 @@ void emitKernel(const passes::CompiledKernel &k, std::ostringstream &os) {
     if (values.empty())
       os << " no compile-time parameters";
     os << ".\n";
-    emitProgram(specialized, k.grid, name, CpuDialect(), os);
+    emitProgram(specialized, passes::specializeGrid(k.grid, values), name, CpuDialect(), os);
   }
   os << "} // namespace\n\n";
   emitWrapper(

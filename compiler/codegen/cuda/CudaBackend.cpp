@@ -98,24 +98,25 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
       what << " " << key << "=" << value;
     if (values.empty())
       what << " no compile-time parameters";
+    const passes::GridInfo grid = passes::specializeGrid(k.grid, values);
     Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid, gpu), 0, {}};
     passes::SharedPlan shared = layOut(f, unlaid, p.name, p.threads, gpu, trace, true);
     p.smem = shared.totalBytes;
     os << "// " << what.str() << "; " << p.threads << " threads, " << p.smem
        << " bytes of shared memory.\n";
-    emitProgram(shared.function, k.grid, p.name, CudaDialect(p.threads, gpu), os);
+    emitProgram(shared.function, grid, p.name, CudaDialect(p.threads, gpu), os);
     // The vector-access twin, when the dispatcher can check its conditions. Its accesses are
     // planned on the blocked layout, which the element-by-element program may have replaced
     // by the cyclic one (then the twin is laid out again, and its shared memory may differ).
     if (usesChunkedLayout(shared.function))
       shared = layOut(f, unlaid, p.name + "_vec", p.threads, gpu, trace, false);
-    p.vector = passes::vectorConditions(shared.function, k.grid, p.threads, gpu);
+    p.vector = passes::vectorConditions(shared.function, grid, p.threads, gpu);
     if (!p.vector.empty()) {
       p.vectorSmem = shared.totalBytes;
       os << "// " << what.str() << "; " << p.threads << " threads, " << p.vectorSmem
          << " bytes of shared memory; vector accesses (the dispatcher checked strides and "
          << "alignment).\n";
-      emitProgram(shared.function, k.grid, p.name + "_vec", CudaDialect(p.threads, gpu, p.vector),
+      emitProgram(shared.function, grid, p.name + "_vec", CudaDialect(p.threads, gpu, p.vector),
                   os);
     }
     programs[values] = p;

@@ -252,6 +252,10 @@ public:
   Tensor &dtype();
   /// The next level in.
   const Tensor &dtype() const;
+
+  /// A parameter declared nt::Constexpr as an integer of the arrangement (a tile size, stride,
+  /// dilation, padding or slice bound): its value, one kernel variant per listed value.
+  operator Symbol() const;
 };
 
 /// A run-time scalar parameter of type `dtype` (a rank-0 tensor; a 0-d tile in the application).
