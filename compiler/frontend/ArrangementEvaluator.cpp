@@ -568,9 +568,17 @@ struct ArrangementEvaluator::Impl {
     return arithmetic(e->getOpcode(), eval(e->getLHS(), f), eval(e->getRHS(), f), e);
   }
 
-  /// Assign `v` to the lvalue `target`: a variable, or `x.dtype()` (any depth).
+  /// Assign `v` to the lvalue `target`: a variable, `x.dtype()` (any depth), or an element of a
+  /// vector (`shape[d]`).
   void assign(const AstExpr *target, const Value &v, const FramePtr &f) {
     target = target->IgnoreParenImpCasts();
+    if (const auto *sub = dyn_cast<clang::CXXOperatorCallExpr>(target);
+        sub && sub->getOperator() == clang::OO_Subscript) {
+      Value list = eval(sub->getArg(0), f);
+      list.list[vectorIndex(list, sub->getArg(1), f)] = v;
+      assign(sub->getArg(0), list, f);
+      return;
+    }
     if (const auto *ref = dyn_cast<clang::DeclRefExpr>(target)) {
       Value *slot = f->lookup(ref->getDecl());
       if (!slot)
@@ -603,6 +611,10 @@ struct ArrangementEvaluator::Impl {
       Value v = eval(e->getArg(1), f);
       assign(e->getArg(0), v, f);
       return v;
+    }
+    if (op == clang::OO_Subscript) {
+      Value list = eval(e->getArg(0), f);
+      return list.list[vectorIndex(list, e->getArg(1), f)];
     }
     if (op == clang::OO_Call) {
       Value callee = eval(e->getArg(0), f);
@@ -744,8 +756,79 @@ struct ArrangementEvaluator::Impl {
     fail(e, "'nt::" + name + "' cannot be used in an arrangement");
   }
 
+  /// True for std::vector: arrangements build computed shapes and dimension lists with it.
+  static bool isStdVector(const clang::CXXRecordDecl *record) {
+    return record && record->getName() == "vector" && record->isInStdNamespace();
+  }
+
+  /// A std::vector under construction: empty, from an initializer list, another vector, or
+  /// (count, value).
+  Value constructVector(const clang::CXXConstructExpr *e, const FramePtr &f) {
+    std::vector<const AstExpr *> args;
+    for (const AstExpr *a : e->arguments())
+      if (!isa<clang::CXXDefaultArgExpr>(a))
+        args.push_back(a);
+    if (args.empty())
+      return Value::ofList({});
+    const clang::QualType first = args[0]->getType();
+    if (args.size() == 1 && !first->isIntegerType()) {
+      Value v = eval(args[0], f); // an initializer list or a vector
+      return v.kind == Value::Kind::List ? v : Value::ofList({v});
+    }
+    if (args.size() == 2 && first->isIntegerType()) {
+      const int64_t count = asConstInt(eval(args[0], f), args[0], "the size of a vector");
+      if (count < 0 || count > 64)
+        fail(args[0], "a vector of " + std::to_string(count) +
+                          " elements in an arrangement (at most 64)");
+      return Value::ofList(std::vector<Value>(static_cast<size_t>(count), eval(args[1], f)));
+    }
+    fail(e, "construct a std::vector in an arrangement from a list, another vector, or a size "
+            "and a value");
+  }
+
+  /// The position `index` names in a vector (bounds checked).
+  size_t vectorIndex(const Value &list, const AstExpr *index, const FramePtr &f) {
+    if (list.kind != Value::Kind::List)
+      fail(index, std::string("subscript of ") + kindName(list.kind) + ", expected a vector");
+    const int64_t i = asConstInt(eval(index, f), index, "a vector index");
+    if (i < 0 || i >= static_cast<int64_t>(list.list.size()))
+      fail(index, "index " + std::to_string(i) + " is out of range for a vector of " +
+                      std::to_string(list.list.size()) + " elements");
+    return static_cast<size_t>(i);
+  }
+
+  /// push_back, size, empty, back, front and clear on a std::vector (`object`, the vector
+  /// expression `base`, which a mutation assigns).
+  Value vectorMethod(const std::string &name, Value object, const std::vector<Value> &args,
+                     const clang::CXXMemberCallExpr *e, const FramePtr &f) {
+    if ((name == "push_back" || name == "emplace_back") && args.size() == 1) {
+      object.list.push_back(args[0]);
+      if (object.list.size() > 64)
+        fail(e, "a vector of more than 64 elements in an arrangement");
+      assign(e->getImplicitObjectArgument(), object, f);
+      return Value{};
+    }
+    if (name == "clear" && args.empty()) {
+      assign(e->getImplicitObjectArgument(), Value::ofList({}), f);
+      return Value{};
+    }
+    if (name == "size" && args.empty())
+      return Value::ofInt(Expr(static_cast<int64_t>(object.list.size())));
+    if (name == "empty" && args.empty())
+      return Value::ofBool(object.list.empty());
+    if ((name == "back" || name == "front") && args.empty()) {
+      if (object.list.empty())
+        fail(e, "'" + name + "' of an empty vector");
+      return name == "back" ? object.list.back() : object.list.front();
+    }
+    fail(e, "'" + name + "' of a std::vector is not supported in an arrangement (push_back, "
+                         "size, empty, back, front, clear and [] are)");
+  }
+
   Value evalConstruct(const clang::CXXConstructExpr *e, const FramePtr &f) {
     const clang::CXXRecordDecl *record = e->getConstructor()->getParent();
+    if (isStdVector(record))
+      return constructVector(e, f);
     if (record->getName() == "Tensor" && declaredInDsl(record) && e->getNumArgs() == 2) {
       auto p = std::make_shared<ParamSpec>();
       p->kind = ParamSpec::Kind::Tensor;
@@ -787,6 +870,8 @@ struct ArrangementEvaluator::Impl {
       args.push_back(eval(a, f));
     if (object.kind == Value::Kind::Param)
       return paramOption(name, *object.param, args, e);
+    if (isStdVector(method->getParent()))
+      return vectorMethod(name, object, args, e, f);
     if (object.kind != Value::Kind::Tensor)
       fail(e, "'" + name + "' called on " + kindName(object.kind) + ", expected a tensor");
     try {

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <vector>
 
 #if defined(__NTC__) && defined(__clang__)
 /// Marks a function as an arrangement (parameters: nt::Tensor; returns nt::arrange(...)).
@@ -223,14 +224,24 @@ public:
               std::initializer_list<Symbol> dilation = {}, bool floor_mode = false) const;
   /// Broadcasts size-1 dims to `shape` (`-1` keeps a dim); the stride becomes 0.
   Tensor expand(std::initializer_list<Symbol> shape) const;
+  /// tile() and expand() with shapes computed in the arrangement (rank-generic arrangements:
+  /// `std::vector<nt::Symbol> shape(t.ndim(), 1); shape[dim] = -1; t.tile(shape)`).
+  Tensor tile(const std::vector<Symbol> &shape, const std::vector<Symbol> &strides = {},
+              const std::vector<Symbol> &dilation = {}, bool floor_mode = false) const;
+  /// expand() with a computed shape.
+  Tensor expand(const std::vector<Symbol> &shape) const;
   /// Drops the size-1 dim `dim` (negative counts from the end).
   Tensor squeeze(std::int64_t dim) const;
   /// Drops the size-1 dims `dims`.
   Tensor squeeze(std::initializer_list<std::int64_t> dims) const;
+  /// squeeze() of computed dims.
+  Tensor squeeze(const std::vector<std::int64_t> &dims) const;
   /// Inserts a size-1 dim at `dim`.
   Tensor unsqueeze(std::int64_t dim) const;
   /// Reorders the dims: new dim i is old dim `dims[i]`.
   Tensor permute(std::initializer_list<std::int64_t> dims) const;
+  /// permute() with computed dims.
+  Tensor permute(const std::vector<std::int64_t> &dims) const;
   /// Merges dims [start, end) (exclusive `end`, as NineToothed); defaults: all dims.
   Tensor flatten(std::int64_t start = 0, std::int64_t end = -1) const;
   /// Merges all levels (this one and every `dtype()` in) into one level.
