@@ -809,7 +809,10 @@ private:
   TV subscript(const TV &base, const TV &index, const clang::Stmt *where) {
     if (base.subs.size() >= middleDims(base.param))
       fail(where, "'" + fn_.spec.arranged[base.param].name +
-                      "' has no inner level left to index; it is already a tile");
+                      "' has no inner level left to index; it is already a tile: read or assign '" +
+                      fn_.spec.arranged[base.param].name +
+                      "' itself (a tile of one element takes a broadcast value), or tile it once "
+                      "more in the arrangement to index a middle level");
     TV r = base;
     Expr i = asInt(index, where, "a tile index");
     checkSubscript(base, i, where);
