@@ -665,11 +665,12 @@ struct ArrangementEvaluator::Impl {
     }
     Value result;
     exec(body, frame, result);
-    // Non-const reference parameters write back to the caller's variables.
+    // Non-const reference parameters write back to the caller's lvalue: a variable, `x.dtype()`
+    // or a vector element (an lvalue the arrangement cannot assign is an error, not a lost
+    // write).
     for (unsigned i = 0; i < args.size(); ++i) {
       clang::QualType t = fn->getParamDecl(i)->getType();
-      if (t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified() &&
-          isa<clang::DeclRefExpr>(args[i]->IgnoreParenImpCasts()))
+      if (t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified())
         assign(args[i], frame->vars[fn->getParamDecl(i)], caller);
     }
     --callDepth;

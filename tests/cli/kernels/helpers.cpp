@@ -2,6 +2,8 @@
 // constexpr globals and constexpr functions in tile sizes, symbol arithmetic, for and if.
 #include <ntc/dsl.hpp>
 
+#include <vector>
+
 constexpr int kRows = 2;
 constexpr int twice(int v) { return 2 * v; }
 constexpr nt::Symbol BLOCK = nt::block_size("BLOCK", 2);
@@ -51,3 +53,17 @@ NT_APPLICATION void two_loops(nt::Tile x) {
 NT_KERNEL(helper_and_lambda, helper_and_lambda, one_loop, nt::Tensor(2, nt::float32));
 NT_KERNEL(arithmetic, arithmetic, application, nt::Tensor(2, nt::float32));
 NT_KERNEL(loop, loop, two_loops, nt::Tensor(1, nt::float32));
+
+// Helpers that take references write back to any lvalue: a vector element (the tile size of
+// dimension 1 becomes 3) and an inner level (`x.dtype()`, squeezed inside the helper).
+static void set_extent(nt::Symbol &extent, nt::Symbol value) { extent = value; }
+static void squeeze_first(nt::Tensor &t) { t = t.squeeze(0); }
+
+NT_ARRANGEMENT auto reference_helpers(nt::Tensor x) {
+  std::vector<nt::Symbol> shape(x.ndim(), 2);
+  set_extent(shape[1], 3);
+  auto t = x.tile(shape).tile({1, -1});
+  squeeze_first(t.dtype());
+  return nt::arrange(t);
+}
+NT_KERNEL(reference_helpers, reference_helpers, one_loop, nt::Tensor(2, nt::float32));
