@@ -798,8 +798,8 @@ struct ArrangementEvaluator::Impl {
     return static_cast<size_t>(i);
   }
 
-  /// push_back, size, empty, back, front and clear on a std::vector (`object`, the vector
-  /// expression `base`, which a mutation assigns).
+  /// push_back, size, empty, back, front and clear on the std::vector `object` (the value of
+  /// the call's object expression, which a mutation assigns).
   Value vectorMethod(const std::string &name, Value object, const std::vector<Value> &args,
                      const clang::CXXMemberCallExpr *e, const FramePtr &f) {
     if ((name == "push_back" || name == "emplace_back") && args.size() == 1) {
