@@ -23,7 +23,7 @@
 // * acc enters the fragments through shared memory before the loop (not when the caller
 //   knows it is zero) and goes back to the blocked layout after it, so that its blocked
 //   registers are free during the loop.
-// On sm_90a (dot_loop_wgmma_v: a warpgroup per 64 rows of the block, N at most 256) the ring
+// On sm_90a (dot_loop_wgmma: a warpgroup per 64 rows of the block, N at most 256) the ring
 // holds wgmma's canonical swizzled column blocks and each step is one group of wgmma.mma_async
 // reading both operands from shared memory through descriptors, the previous step's group still
 // in flight; the accumulator stays in the same fragments (wgmma's are mma.sync's, warp by warp).
@@ -72,14 +72,18 @@ template <class T, int R, int C> struct block_swizzled {
 /// one instruction wide), and a ring of three stages or more (one stage being copied while
 /// the wgmmas of two are in flight).
 template <class T, int BM, int BK, int BN, int Th, int Stages>
-inline constexpr bool dot_loop_wgmma_v =
+NTC_DEV_HD constexpr bool dot_loop_wgmma() {
 #if defined(NTC_DEV_HAS_WGMMA)
-    is_half_v<T> &&Stages >= 3 && Th % 128 == 0 &&
-    BM == 16 * (Th / 32) && wgmma_n_v<BN> &&BK % 16 == 0 && layout::block_row_bytes(BK * 2) > 0 &&
-    (2 * BM * BK) % 1024 == 0 && (2 * BK * BN) % 1024 == 0;
+  if constexpr (!is_half_v<T> || !wgmma_n_v<BN>)
+    return false;
+  else
+    return Stages >= 3 && Th % 128 == 0 && BM == 16 * (Th / 32) && BK % 16 == 0 &&
+           layout::block_row_bytes(BK * 2) > 0 && (2 * BM * BK) % 1024 == 0 &&
+           (2 * BK * BN) % 1024 == 0;
 #else
-    false;
+  return false;
 #endif
+}
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 /// cp.async of 16 bytes from global to shared memory (L2 only: .cg).
@@ -212,10 +216,10 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
   static_assert(Stages >= 2, "ntc::dev::dot_loop: at least two stages");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {
-    // On sm_90a (dot_loop_wgmma_v) the ring holds wgmma's swizzled column blocks and every
+    // On sm_90a (dot_loop_wgmma) the ring holds wgmma's swizzled column blocks and every
     // warp owns one 16-row slab of the block; else the rows are swizzled in place for ldmatrix
     // and the warps tile the block as squarely as they can.
-    constexpr bool Wgmma = detail::dot_loop_wgmma_v<T, BM, BK, BN, Th, Stages>;
+    constexpr bool Wgmma = detail::dot_loop_wgmma<T, BM, BK, BN, Th, Stages>();
     using MapA = std::conditional_t<Wgmma, detail::block_swizzled<T, BM, BK>,
                                     detail::row_swizzled<T, BM, BK>>;
     using MapB = std::conditional_t<Wgmma, detail::block_swizzled<T, BK, BN>,
