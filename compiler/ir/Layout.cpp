@@ -312,11 +312,15 @@ Layout Layout::flatten(std::optional<int64_t> start, std::optional<int64_t> end)
     extent = extent * level.dims[d].extent;
   Dim merged{newIndex(extent), extent, ""};
   std::map<std::string, Expr> subst;
+  // An empty merged dimension has no index to take apart: its strides (products of the inner
+  // extents, which may overflow although the whole product is 0) are never needed.
+  const bool empty = extent.isConst() && extent.constValue() == 0;
   Expr stride(1);
   for (int64_t d = e - 1; d >= s; --d) {
-    Expr q = floorDiv(merged.index, stride);
-    subst[level.dims[d].index.symbolName()] = d == s ? q : mod(q, level.dims[d].extent);
-    stride = stride * level.dims[d].extent;
+    Expr q = empty ? Expr(0) : floorDiv(merged.index, stride);
+    subst[level.dims[d].index.symbolName()] = d == s || empty ? q : mod(q, level.dims[d].extent);
+    if (!empty && d > s)
+      stride = stride * level.dims[d].extent;
   }
   Layout l = *this;
   l.replaceIndices(subst);

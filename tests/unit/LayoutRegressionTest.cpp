@@ -54,3 +54,15 @@ TEST_CASE("eval of an array with an empty dimension is empty, however large the 
       Layout::source("x", {Expr(int64_t(1) << 14), Expr(int64_t(1) << 13)}).eval({}, shape),
       LayoutError);
 }
+
+TEST_CASE("flattening an empty level does not multiply the extents it never unravels",
+          "[layout][fuzz]") {
+  // The product of the extents is 0 (the first is empty), but the strides that unravel the
+  // merged index are products of the inner extents, taken from the innermost: 2^40 · 2^40
+  // overflowed although no index exists (fuzz_layout: a source {0, 0, 2} tiled four times by 4
+  // in 8 dimensions, raveled and flattened).
+  const int64_t big = int64_t(1) << 40;
+  Layout x = Layout::source("x", {Expr(0), Expr(big), Expr(big)}).flatten();
+  CHECK(x.str() == "(0,)");
+  CHECK(evalJson(x) == "[]");
+}
