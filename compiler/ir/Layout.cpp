@@ -464,11 +464,15 @@ std::vector<int64_t> Layout::eval(const std::map<std::string, int64_t> &values,
     }
     return *v;
   };
+  // Row-major strides of the source (checked: the stride of a dimension is the product of the
+  // sizes inside it; none is taken past the outermost).
   std::vector<int64_t> sourceStrides(c.sourceShape_.size());
   int64_t stride = 1;
   for (size_t d = c.sourceShape_.size(); d-- > 0;) {
     sourceStrides[d] = stride;
-    stride *= concrete(c.sourceShape_[d], "the size of '" + sourceName_ + "'");
+    const int64_t size = concrete(c.sourceShape_[d], "the size of '" + sourceName_ + "'");
+    if (d > 0)
+      stride = checkedMul(stride, size);
   }
   std::vector<const Dim *> dims;
   arrayShape.clear();
