@@ -168,14 +168,8 @@ private:
   BindingPtr paramBinding(int i) {
     auto b = std::make_shared<Binding>();
     const ParamSpec &src = source(i);
-    if (src.kind == ParamSpec::Kind::Constexpr && src.dtype != DType::Float64) {
-      int64_t lo = static_cast<int64_t>(src.constexprValues.front());
-      int64_t hi = lo;
-      for (double v : src.constexprValues) {
-        lo = std::min<int64_t>(lo, static_cast<int64_t>(v));
-        hi = std::max<int64_t>(hi, static_cast<int64_t>(v));
-      }
-      b->value = TV::ofInt(Expr::symbol(src.name, {lo, hi}));
+    if (src.isIntegerConstexpr()) {
+      b->value = TV::ofInt(src.constexprSymbol());
     } else if (src.kind != ParamSpec::Kind::Tensor) {
       b->value = TV::ofTile(makeScalarParam(i, src.dtype));
     } else {
@@ -206,9 +200,8 @@ private:
                        [&](const MetaParam &m) { return m.name == n; }) &&
           std::none_of(fn_.padded.begin(), fn_.padded.end(),
                        [&](const PaddedExtent &p) { return p.symbol == n; }) &&
-          std::none_of(fn_.spec.params.begin(), fn_.spec.params.end(), [&](const ParamSpec &p) {
-            return p.kind == ParamSpec::Kind::Constexpr && p.dtype != DType::Float64 && p.name == n;
-          }))
+          std::none_of(fn_.spec.params.begin(), fn_.spec.params.end(),
+                       [&](const ParamSpec &p) { return p.isIntegerConstexpr() && p.name == n; }))
         compileTime = false;
     if (compileTime)
       return e;

@@ -14,7 +14,6 @@
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 
-#include <algorithm>
 #include <map>
 
 namespace ntc {
@@ -779,8 +778,8 @@ struct ArrangementEvaluator::Impl {
     if (args.size() == 2 && first->isIntegerType()) {
       const int64_t count = asConstInt(eval(args[0], f), args[0], "the size of a vector");
       if (count < 0 || count > 64)
-        fail(args[0], "a vector of " + std::to_string(count) +
-                          " elements in an arrangement (at most 64)");
+        fail(args[0],
+             "a vector of " + std::to_string(count) + " elements in an arrangement (at most 64)");
       return Value::ofList(std::vector<Value>(static_cast<size_t>(count), eval(args[1], f)));
     }
     fail(e, "construct a std::vector in an arrangement from a list, another vector, or a size "
@@ -822,8 +821,9 @@ struct ArrangementEvaluator::Impl {
         fail(e, "'" + name + "' of an empty vector");
       return name == "back" ? object.list.back() : object.list.front();
     }
-    fail(e, "'" + name + "' of a std::vector is not supported in an arrangement (push_back, "
-                         "size, empty, back, front, clear and [] are)");
+    fail(e, "'" + name +
+                "' of a std::vector is not supported in an arrangement (push_back, "
+                "size, empty, back, front, clear and [] are)");
   }
 
   Value evalConstruct(const clang::CXXConstructExpr *e, const FramePtr &f) {
@@ -1061,12 +1061,8 @@ struct ArrangementEvaluator::Impl {
           range.hi = *ps.upperBounds[d];
         shape.push_back(Expr::symbol(ps.sizeSymbol(d), range));
       }
-      if (ps.kind == ParamSpec::Kind::Constexpr && ps.dtype == DType::Int64) {
-        const auto [lo, hi] = std::minmax_element(ps.constexprValues.begin(),
-                                                  ps.constexprValues.end());
-        constexprSymbols[ps.name] = Expr::symbol(
-            ps.name, {static_cast<int64_t>(*lo), static_cast<int64_t>(*hi)});
-      }
+      if (ps.isIntegerConstexpr())
+        constexprSymbols[ps.name] = ps.constexprSymbol();
       spec.params.push_back(ps);
       frame->vars[arrangement->getParamDecl(i)] = Value::ofTensor(Layout::source(ps.name, shape));
     }

@@ -10,6 +10,7 @@
 #include "ir/DType.h"
 #include "ir/Layout.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,17 @@ struct ParamSpec {
   std::string sizeSymbol(int d) const { return name + "_size_" + std::to_string(d); }
   /// The symbol naming the stride of dimension d ("lhs_stride_1").
   std::string strideSymbol(int d) const { return name + "_stride_" + std::to_string(d); }
+  /// True for an nt::Constexpr whose values are all integers: it stands for an integer symbol.
+  bool isIntegerConstexpr() const { return kind == Kind::Constexpr && dtype == DType::Int64; }
+  /// The symbol an integer nt::Constexpr stands for: its name, ranging over its values.
+  Expr constexprSymbol() const {
+    int64_t lo = static_cast<int64_t>(constexprValues.front()), hi = lo;
+    for (double v : constexprValues) {
+      lo = std::min(lo, static_cast<int64_t>(v));
+      hi = std::max(hi, static_cast<int64_t>(v));
+    }
+    return Expr::symbol(name, {lo, hi});
+  }
 };
 
 /// A tuned or fixed meta-parameter (nt::block_size).
