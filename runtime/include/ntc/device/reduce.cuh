@@ -140,9 +140,9 @@ template <class T, bool Max, bool Arg> struct extreme_reduce {
 
 /// max/min of floating-point values without the position (argmax needs extreme_reduce): NaN
 /// wins (for float the canonical NaN of max.NaN, for other types an operand's), else the
-/// extreme; equal values combine by their bits (AND for max, OR for min), so max(+0, −0) = +0
-/// and min(+0, −0) = −0 in any combining order, as in ntc::cpu. For float four instructions and
-/// one shuffle per step, without branches, instead of a (value, index) pair.
+/// extreme, with max(+0, −0) = +0 and min(+0, −0) = −0 in any combining order, as in ntc::cpu
+/// (other types: equal values combine by their bits, AND for max, OR for min). For float one
+/// instruction and one shuffle per step, without branches, instead of a (value, index) pair.
 template <class T, bool Max> struct value_extreme {
   using R = T;
   using State = T;
@@ -153,14 +153,15 @@ template <class T, bool Max> struct value_extreme {
   __device__ static Stage stage(T value) { return value; }
   __device__ static State init(Stage x, int) { return x; }
   __device__ static State combine(State a, State b) {
-    if constexpr (std::is_same_v<T, float>) { // max.NaN / min.NaN: any NaN gives a NaN
+    if constexpr (std::is_same_v<T, float>) {
+      // max.NaN / min.NaN: any NaN gives the canonical NaN, and the hardware orders −0 below +0
+      // (IEEE 754-2019 maximum/minimum; the device tests check signed zeros bit for bit).
       float r;
       if constexpr (Max)
         asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
       else
         asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-      const uint32_t u = __float_as_uint(a), v = __float_as_uint(b);
-      return a == b ? __uint_as_float(Max ? u & v : u | v) : r;
+      return r;
     }
     const auto x = ::ntc::dev::widen(a), y = ::ntc::dev::widen(b);
     if (x != x)

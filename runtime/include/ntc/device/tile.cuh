@@ -436,10 +436,30 @@ __device__ inline auto map(const LTile<T, S, L> &a, F f) {
   return ::ntc::dev::elementwise<R>(f, a);
 }
 
-/// Element-wise conversion of a layout-typed tile to U.
+/// Element-wise conversion of a layout-typed tile to U (float to float16/bfloat16 two elements
+/// at a time by the packed conversion, unless the thread holds a NaN, whose bits narrow_float
+/// keeps).
 template <class U, class T, class S, class L>
 __device__ inline LTile<U, S, L> cast(const LTile<T, S, L> &t) {
-  return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
+  if constexpr (std::is_same_v<T, float> && is_half_v<U> && LTile<T, S, L>::Slots % 2 == 0) {
+    bool nan = false;
+#pragma unroll
+    for (int s = 0; s < t.Slots; s += 2)
+      nan = nan || detail::either_nan(t.v[s], t.v[s + 1]);
+    LTile<U, S, L> r;
+    if (nan) {
+#pragma unroll
+      for (int s = 0; s < r.Slots; ++s)
+        r.v[s] = detail::narrow_float<U>(t.v[s]);
+    } else {
+#pragma unroll
+      for (int s = 0; s < r.Slots; s += 2)
+        detail::narrow_float_pair(t.v[s], t.v[s + 1], r.v[s], r.v[s + 1]);
+    }
+    return r;
+  } else {
+    return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
+  }
 }
 
 template <class T, class S, int Th>
@@ -823,8 +843,10 @@ __device__ Tile<T, S, Th> &Tile<T, S, Th>::operator^=(const U &other) {
 
 /// e^x (floating elements; 16/8-bit floats computed in float and rounded). Tile and element.
 NTC_DEV_FLOAT_FUNCTION(exp, ::expf(x), ::exp(x))
-/// 2^x. Tile and element.
-NTC_DEV_FLOAT_FUNCTION(exp2, ::exp2f(x), ::exp2(x))
+/// 2^x. Tile and element. In float it is the special-function unit's approximation
+/// (ex2.approx.ftz: the accuracy of exp2f, one instruction) with results below 2^-126 flushed to
+/// zero, as Triton's exp2; double is exact to the last place.
+NTC_DEV_FLOAT_FUNCTION(exp2, ::ntc::dev::detail::exp2_ftz(x), ::exp2(x))
 /// Natural logarithm. Tile and element.
 NTC_DEV_FLOAT_FUNCTION(log, ::logf(x), ::log(x))
 /// Base-2 logarithm. Tile and element.

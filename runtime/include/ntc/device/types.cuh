@@ -296,6 +296,38 @@ template <class To> NTC_DEV_HD inline To narrow_float(float value) {
   }
 }
 
+/// True when a or b is NaN: one unordered comparison (setp.nan).
+__device__ inline bool either_nan(float a, float b) {
+  unsigned r;
+  asm("{\n .reg .pred p;\n setp.nan.f32 p, %1, %2;\n selp.u32 %0, 1, 0, p;\n}"
+      : "=r"(r)
+      : "f"(a), "f"(b));
+  return r != 0;
+}
+
+/// Two floats, neither NaN, → float16/bfloat16 as narrow_float rounds them, through one packed
+/// conversion (cvt.rn.f16x2.f32 / .bf16x2).
+template <class To>
+__device__ inline void narrow_float_pair(float a, float b, To &first, To &second) {
+  if constexpr (std::is_same_v<To, float16>) {
+    const __half2 h = __floats2half2_rn(a, b);
+    first = __low2half(h);
+    second = __high2half(h);
+  } else {
+    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+    first = __low2bfloat16(h);
+    second = __high2bfloat16(h);
+  }
+}
+
+/// 2^x by the special-function unit (ex2.approx.ftz.f32): exp2f's accuracy for normal results,
+/// results below 2^-126 flushed to zero (exp2f rescales around the unit to keep them).
+__device__ inline float exp2_ftz(float x) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+
 /// double → storage type with a single rounding (software, bit-exact with ntc::cpu).
 template <class To> NTC_DEV_HD inline To narrow_double(double value) {
   using F = small_float_format<To>;
