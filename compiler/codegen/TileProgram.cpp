@@ -249,6 +249,9 @@ private:
       case StmtKind::AsyncCommit:
         line(ns_ + "::async_commit();");
         break;
+      case StmtKind::AsyncWait:
+        line(ns_ + "::async_wait<" + std::to_string(s->begin.constValue()) + ">();");
+        break;
       case StmtKind::AsyncCopy:
         asyncCopy(*s);
         break;
@@ -604,7 +607,7 @@ private:
     }
     case ValueKind::SharedStage: {
       const LayoutRef &l = v->type.layout;
-      return {ns_ + "::shared_stage<" + T + ", " + d_.shapeType(constShape(v->type.shape)) + ", " +
+      return {ns_ + "::stage_view<" + T + ", " + d_.shapeType(constShape(v->type.shape)) + ", " +
                   (l->transposed ? "true" : "false") + sharedLayoutArgument(l) + ">(ntc_smem, " +
                   stageOffset(l, v->integer, v->integer2) + ")",
               true};

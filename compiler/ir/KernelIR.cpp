@@ -393,6 +393,12 @@ Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end) {
 
 Stmt makeAsyncCommit() { return make(node(StmtKind::AsyncCommit)); }
 
+Stmt makeAsyncWait(int64_t pending) {
+  StmtNode n = node(StmtKind::AsyncWait);
+  n.begin = Expr(pending);
+  return make(std::move(n));
+}
+
 Stmt makeDefine(const std::string &name, Value v) {
   StmtNode n = node(StmtKind::Define);
   n.var = name;
@@ -620,6 +626,9 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
     case StmtKind::AsyncCommit:
       os << pad << "async_commit\n";
       break;
+    case StmtKind::AsyncWait:
+      os << pad << "async_wait pending=" << s->begin.str() << "\n";
+      break;
     case StmtKind::If:
       os << pad << "if " << s->cond.str() << ":\n";
       printStmts(f, s->body, indent + 1, os);
@@ -717,6 +726,7 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
       break;
     case StmtKind::Barrier:
     case StmtKind::AsyncCommit:
+    case StmtKind::AsyncWait:
       out.push_back(s);
       break;
     }

@@ -54,7 +54,7 @@ enum class ValueKind {
   Offsets,       ///< source coordinates of an access along one source dimension
   Rand,          ///< Philox uniform [0, 1) from (seed, offsets)
   ConvertLayout, ///< GPU: the operand in this value's layout (`transpose`: of its transpose)
-  SharedStage,   ///< GPU: waits for a pipelined copy and views its stage (see AsyncCopy)
+  SharedStage,   ///< GPU: views the stage of a pipelined copy (completed by AsyncWait)
 };
 
 struct ValueNode;
@@ -90,6 +90,7 @@ enum class StmtKind {
   Barrier,     ///< all threads of the block wait for each other
   AsyncCopy,   ///< if begin < end: start copying `value` (a staged ConvertLayout) to its stage
   AsyncCommit, ///< closes the group of copies started since the last commit
+  AsyncWait,   ///< waits until at most `begin` committed groups are in flight, then a barrier
 };
 
 /// A compile-time condition (on meta-parameters and constexpr scalars).
@@ -114,7 +115,7 @@ struct StmtNode {
   Value value;                  ///< Define/Assign/Store: the value
   int param = -1;               ///< Store: arranged parameter
   std::vector<Expr> subscripts; ///< Store: indices of the middle levels
-  Expr begin, end, step;        ///< For
+  Expr begin, end, step;        ///< For; AsyncWait: begin, the groups that may stay in flight
   Cond cond;                    ///< If
   std::vector<Stmt> body;       ///< For body, If then-branch
   std::vector<Stmt> orelse;     ///< If else-branch
@@ -201,6 +202,9 @@ Stmt makeBarrier();
 Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end);
 /// GPU: close the group of asynchronous copies started since the last commit.
 Stmt makeAsyncCommit();
+/// GPU: wait until at most `pending` committed groups of copies are in flight, then a barrier
+/// that makes the completed copies visible to every thread (and to the tensor cores).
+Stmt makeAsyncWait(int64_t pending);
 /// GPU: the stage of a pipelined shared buffer (`layout`) holding the copy for `iteration` of
 /// a loop starting at `first`, once that copy has completed.
 Value makeSharedStage(TileType type, Expr iteration, Expr first);

@@ -139,6 +139,7 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
       break;
     case StmtKind::Barrier:
     case StmtKind::AsyncCommit:
+    case StmtKind::AsyncWait:
       out.push_back(s);
       break;
     }

@@ -266,6 +266,7 @@ private:
       case StmtKind::Barrier:
       case StmtKind::AsyncCopy:
       case StmtKind::AsyncCommit:
+      case StmtKind::AsyncWait:
         out.push_back(s); // made later, by pipeline-loads
         break;
       }

@@ -208,9 +208,10 @@ kir::Function assignCyclicLayouts(const kir::Function &laidOut, int threads);
 /// (see FuseDotAccumulate.cpp).
 kir::Function fuseDotAccumulate(const kir::Function &laidOut);
 
-/// pipeline-loads (GPU): in loops of step 1, the copies of loads into shared memory start one
-/// iteration ahead into two-stage buffers (asynchronous copies; see PipelineLoads.cpp).
-kir::Function pipelineLoads(const kir::Function &laidOut);
+/// pipeline-loads (GPU): in loops of step 1, the copies of loads into shared memory run ahead
+/// through a ring of stages, as deep as `gpu`'s shared memory allows without fewer programs per
+/// SM, with one wait per iteration (asynchronous copies; see PipelineLoads.cpp).
+kir::Function pipelineLoads(const kir::Function &laidOut, const GpuTarget &gpu);
 
 /// swizzle-shared (GPU): the stage buffers of pipelined copies of 16-bit tiles whose buffer rows
 /// come in eights and span whole 32/64/128-byte blocks get the swizzled shared layout that wgmma

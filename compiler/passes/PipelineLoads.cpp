@@ -1,17 +1,23 @@
-//===- PipelineLoads.cpp - copies into shared memory one iteration ahead --===//
+//===- PipelineLoads.cpp - copies into shared memory stages ahead ---------===//
 //
 // A loop whose body copies tiles of global memory into shared memory (the B operands of its
 // tensor-core products: `convert_layout(load k[i]) : #shared`) waits for each copy before it
-// can compute. This pass overlaps them: the copy for iteration i + 1 is started at the top of
-// iteration i into the other stage of a two-stage buffer, with asynchronous copies
-// (cp.async) where the dispatcher has checked 16-byte chunks, and the use in iteration i
-// waits for its own stage only (`shared_stage`):
+// can compute. This pass overlaps them through a ring of S stages: the copies for the first
+// S - 1 iterations start before the loop, and iteration i starts those for iteration i + S - 1
+// into the stage that iteration i - 1 used, with asynchronous copies (cp.async) where the
+// dispatcher has checked 16-byte chunks. One wait per iteration makes stage i ready:
 //
-//   async_copy if b < e: <load x[b]> ; async_commit            (before the loop)
+//   async_copy if b + j < e: <load x[b + j]> ; async_commit   (before the loop, j < S - 1)
 //   for i in range(b, e):
-//     barrier                                                   (stage (i+1)%2 is free)
-//     async_copy if i + 1 < e: <load x[i + 1]> ; async_commit
-//     ... shared_stage(iteration i) ...                         (waits for x[i])
+//     async_wait pending=S-2       (x[i] has landed and every thread is past iteration i - 1)
+//     async_copy if i + S - 1 < e: <load x[i + S - 1]> ; async_commit
+//     ... shared_stage(iteration i) ...                        (a view of x[i]'s stage)
+//
+// The wait is also the iteration's only barrier: once every thread is past it, no thread still
+// reads the stage of iteration i - 1, which the copies started next overwrite. S is the
+// deepest ring (2 to 4 stages) that leaves as many programs on a multiprocessor of the tuned
+// architecture as two stages do (counting up to four: more rarely helps), by shared memory,
+// and fits a block on every architecture: deeper copies where they cost no occupancy.
 //
 // Any loop qualifies — the trip count may be symbolic and the body anything (attention has two
 // products, a transpose folded into a copy, reductions and a rescale) — as long as its step
@@ -21,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -57,9 +64,25 @@ std::set<int> storedSources(const Function &f, const std::vector<Stmt> &body) {
   return sources;
 }
 
+/// Stages of a ring whose iterations copy `bytesPerIteration` bytes (see the top).
+int ringStages(int64_t bytesPerIteration, const GpuTarget &gpu) {
+  // What the other shared buffers of a program (operand conversions, reduction scratch) and the
+  // swizzled stages' rounding to whole kilobytes may add.
+  constexpr int64_t reserve = 16 * 1024;
+  const int64_t perSM = gpu.tuning().sharedPerMultiprocessor;
+  auto programsPerSM = [&](int stages) {
+    return std::min<int64_t>(4, perSM / (stages * bytesPerIteration + reserve));
+  };
+  int stages = 2;
+  while (stages < 4 && programsPerSM(stages + 1) >= programsPerSM(2) &&
+         (stages + 1) * bytesPerIteration + reserve <= gpu.sharedPerBlock())
+    ++stages;
+  return stages;
+}
+
 class Pipeliner {
 public:
-  explicit Pipeliner(const Function &f) : f_(f) {}
+  Pipeliner(const Function &f, const GpuTarget &gpu) : f_(f), gpu_(gpu) {}
 
   std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
     std::vector<Stmt> out;
@@ -78,6 +101,7 @@ private:
   /// One candidate copy of a loop: the load and how it is staged.
   struct Copy {
     Value original; ///< the ConvertLayout in the body
+    int64_t stageBytes = 0;
     LayoutRef staged;
   };
 
@@ -92,6 +116,7 @@ private:
     std::set<int> stored = storedSources(f_, loop->body);
     std::vector<Copy> copies;
     std::map<std::string, size_t> byKey;
+    std::unordered_map<const ValueNode *, size_t> copyOf; // body value -> its copy
     for (const Stmt &s : loop->body) {
       if (!s->value || s->kind == StmtKind::AsyncCopy)
         continue;
@@ -110,23 +135,33 @@ private:
         std::string key = std::to_string(load->param) + (v->transpose ? "T" : "N");
         for (const Expr &e : load->subscripts)
           key += "," + e.key();
-        if (byKey.count(key)) {
-          replaced_[v.get()] = copies[byKey[key]].staged;
-          return;
+        if (!byKey.count(key)) {
+          byKey[key] = copies.size();
+          copies.push_back(
+              {v, sharedTileBytes(v->type.dtype, v->type.shape, v->type.layout->transposed), {}});
         }
-        int64_t stageBytes =
-            sharedTileBytes(v->type.dtype, v->type.shape, v->type.layout->transposed);
-        LayoutRef staged =
-            pipelinedLayout(nextBuffer_++, 2, stageBytes, -1, v->type.layout->transposed);
-        byKey[key] = copies.size();
-        copies.push_back({v, staged});
-        replaced_[v.get()] = staged;
+        copyOf[v.get()] = byKey[key];
       });
     }
     if (copies.empty()) {
       out.push_back(loop);
       return;
     }
+    // The ring is sized by the tiles' own bytes: swizzle-shared drops the padding of the 16-bit
+    // stages that wgmma reads, and allocate-shared checks the block's limit in the end.
+    int64_t bytesPerIteration = 0;
+    for (const Copy &c : copies) {
+      int64_t bytes = dtypeBytes(c.original->type.dtype);
+      for (const Expr &e : c.original->type.shape)
+        bytes *= e.constValue();
+      bytesPerIteration += bytes;
+    }
+    const int stages = ringStages(bytesPerIteration, gpu_);
+    for (Copy &c : copies)
+      c.staged = pipelinedLayout(nextBuffer_++, stages, c.stageBytes, -1,
+                                 c.original->type.layout->transposed);
+    for (const auto &[node, index] : copyOf)
+      replaced_[node] = copies[index].staged;
     const Expr i = Expr::symbol(loop->var);
     auto copyFor = [&](const Copy &c, const Expr &iteration) {
       const Value &load = c.original->operands[0];
@@ -138,12 +173,14 @@ private:
           makeStagedCopy(next, c.staged, c.original->transpose, iteration, loop->begin), iteration,
           loop->end);
     };
+    for (int j = 0; j + 1 < stages; ++j) {
+      for (const Copy &c : copies)
+        out.push_back(copyFor(c, loop->begin + Expr(int64_t{j})));
+      out.push_back(makeAsyncCommit());
+    }
+    std::vector<Stmt> body{makeAsyncWait(stages - 2)};
     for (const Copy &c : copies)
-      out.push_back(copyFor(c, loop->begin));
-    out.push_back(makeAsyncCommit());
-    std::vector<Stmt> body{makeBarrier()};
-    for (const Copy &c : copies)
-      body.push_back(copyFor(c, i + Expr(int64_t{1})));
+      body.push_back(copyFor(c, i + Expr(int64_t{stages - 1})));
     body.push_back(makeAsyncCommit());
     first_ = loop->begin;
     iteration_ = i;
@@ -182,6 +219,7 @@ private:
   }
 
   const Function &f_;
+  const GpuTarget &gpu_;
   int nextBuffer_ = 0;
   std::unordered_map<const ValueNode *, LayoutRef> replaced_;
   ValueMemo memo_;
@@ -190,9 +228,9 @@ private:
 
 } // namespace
 
-kir::Function pipelineLoads(const kir::Function &laidOut) {
+kir::Function pipelineLoads(const kir::Function &laidOut, const GpuTarget &gpu) {
   Function out = laidOut;
-  out.body = Pipeliner(laidOut).stmts(laidOut.body);
+  out.body = Pipeliner(laidOut, gpu).stmts(laidOut.body);
   return out;
 }
 

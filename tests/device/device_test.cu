@@ -1301,9 +1301,9 @@ void swizzled_dot_test(const char *name) {
         dev::async_copy<T, SBt, Th, L>(smem, rows_n, pbt, T(0.0f), dev::chunk_width<8>{}, offset(K),
                                        offset(K));
         dev::async_commit();
-        dev::async_commit(); // shared_stage waits for every group but the newest
-        const auto y = dev::shared_stage<T, SB, false, L>(smem, rows_k);
-        const auto yt = dev::shared_stage<T, SB, true, L>(smem, rows_n);
+        dev::async_wait<0>();
+        const auto y = dev::stage_view<T, SB, false, L>(smem, rows_k);
+        const auto yt = dev::stage_view<T, SB, true, L>(smem, rows_n);
         dev::store(po, dev::dot<float>(x, y), RowMajor<SC>{0});
         dev::store(po, dev::dot<float>(x, yt), RowMajor<SC>{SC::numel});
         const auto acc = dev::load<float, SC, P>(pc, 0, RowMajor<SC>{});

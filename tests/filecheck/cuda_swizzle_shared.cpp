@@ -3,7 +3,7 @@
 // divides a buffer row, in whole kilobytes per stage placed 1024-byte aligned: rows of 64
 // float16 (128 bytes), of 48 (96 bytes: three 32-byte blocks) and of 128 (two 128-byte
 // blocks); rows of 24 float16 (48 bytes) stay padded. The generated code names the layout in
-// async_copy and shared_stage, and the shared buffer is 1024-byte aligned.
+// async_copy and stage_view, and the shared buffer is 1024-byte aligned.
 
 #include <ntc/dsl.hpp>
 
@@ -69,23 +69,23 @@ NT_KERNEL(n24, cols24, by_rows, nt::Tensor(2, nt::float16), nt::Tensor(2, nt::fl
           nt::Tensor(2, nt::float16));
 
 // GIR-LABEL: swizzle-shared and allocate-shared (ntc_t64_program0,
-// GIR: async_copy if 0 < ⌈x_size_1/64⌉: convert_layout(load x[0] : float16[64, 64], transpose, iteration 0 from 0) : float16[64, 64] #shared<offset=9216, swizzle=128B, transposed, buffer=0, stages=2x8192B>
-// GIR: shared_stage(iteration i from 0) : float16[64, 64] #shared<offset=9216, swizzle=128B, transposed, buffer=0, stages=2x8192B>
+// GIR: async_copy if 0 < ⌈x_size_1/64⌉: convert_layout(load x[0] : float16[64, 64], transpose, iteration 0 from 0) : float16[64, 64] #shared<offset=9216, swizzle=128B, transposed, buffer=0, stages=4x8192B>
+// GIR: shared_stage(iteration i from 0) : float16[64, 64] #shared<offset=9216, swizzle=128B, transposed, buffer=0, stages=4x8192B>
 // GIR-LABEL: swizzle-shared and allocate-shared (ntc_t48_program0,
-// GIR: shared_stage(iteration i from 0) : float16[48, 64] #shared<offset={{[0-9]*}}, swizzle=32B, transposed, buffer=0, stages=2x6144B>
+// GIR: shared_stage(iteration i from 0) : float16[48, 64] #shared<offset={{[0-9]*}}, swizzle=32B, transposed, buffer=0, stages=4x6144B>
 // GIR-LABEL: swizzle-shared and allocate-shared (ntc_n128_program0,
 // GIR: shared_stage(iteration i from 0) : float16[64, 128] #shared<offset={{[0-9]*}}, swizzle=128B, buffer=0, stages=2x16384B>
 // GIR-LABEL: swizzle-shared and allocate-shared (ntc_n24_program0,
-// GIR: shared_stage(iteration i from 0) : float16[64, 24] #shared<offset={{[0-9]*}}, pad=16B, buffer=0, stages=2x4096B>
+// GIR: shared_stage(iteration i from 0) : float16[64, 24] #shared<offset={{[0-9]*}}, pad=16B, buffer=0, stages=4x4096B>
 
 // CU-LABEL: ntc_t64_program0(
 // CU-NEXT: extern __shared__ __align__(1024) unsigned char ntc_smem_buffer[];
-// CU: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 64>, 128, ntc::dev::Swizzled<128>>(ntc_smem, static_cast<std::size_t>(9216 + (0) % 2 * 8192)
-// CU: ntc::dev::shared_stage<ntc::dev::float16, ntc::dev::Shape<64, 64>, true, ntc::dev::Swizzled<128>>(ntc_smem, static_cast<std::size_t>(9216 + (l_i) % 2 * 8192))
+// CU: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 64>, 128, ntc::dev::Swizzled<128>>(ntc_smem, static_cast<std::size_t>(9216 + (0) % 4 * 8192)
+// CU: ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<64, 64>, true, ntc::dev::Swizzled<128>>(ntc_smem, static_cast<std::size_t>(9216 + (l_i) % 4 * 8192))
 // CU-LABEL: ntc_t48_program0(
-// CU: ntc::dev::shared_stage<ntc::dev::float16, ntc::dev::Shape<48, 64>, true, ntc::dev::Swizzled<32>>(
+// CU: ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<48, 64>, true, ntc::dev::Swizzled<32>>(
 // CU-LABEL: ntc_n128_program0(
-// CU: ntc::dev::shared_stage<ntc::dev::float16, ntc::dev::Shape<64, 128>, false, ntc::dev::Swizzled<128>>(
+// CU: ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<64, 128>, false, ntc::dev::Swizzled<128>>(
 // CU-LABEL: ntc_n24_program0(
 // CU: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 24>, 256>(
-// CU: ntc::dev::shared_stage<ntc::dev::float16, ntc::dev::Shape<64, 24>, false>(
+// CU: ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<64, 24>, false>(

@@ -45,26 +45,26 @@ NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2,
 NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, assign-cyclic-layouts, pipeline-loads, swizzle-shared and allocate-shared (ntc_attn_program0, 128 threads, scratch 2112 bytes, total 11264 bytes)
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, assign-cyclic-layouts, pipeline-loads, swizzle-shared and allocate-shared (ntc_attn_program0, 128 threads, scratch 2112 bytes, total 19456 bytes)
 // GIR: %q_loaded = convert_layout(mul(load q[] : float16[64, 16], 1.4427 : float32[]) : float16[64, 16]) : float16[64, 16] #dot_a<#mma<4x1>, k=2>
 // GIR-NEXT: %acc = full(0) : float32[64, 16] #mma<4x1>
 // GIR-NEXT: %l_i = full(1) : float32[64] #slice<#mma<4x1>, dim=1>
 // GIR-NEXT: %m_i = full(-inf) : float32[64] #slice<#mma<4x1>, dim=1>
-// The copies of k (transposed) and v start one iteration ahead into two-stage buffers after the
-// scratch region (4160 bytes): 64 rows of 16 + 8 halves = 3072 bytes a stage.
-// GIR-NEXT: async_copy if 0 < ⌈k_size_2/64⌉: convert_layout(load k[0] : float16[64, 16], transpose, iteration 0 from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=2x2048B>
-// GIR-NEXT: async_copy if 0 < ⌈k_size_2/64⌉: convert_layout(load v[0] : float16[64, 16], iteration 0 from 0) : float16[64, 16] #shared<offset=7168, swizzle=32B, buffer=1, stages=2x2048B>
+// The copies of k (transposed) and v run three iterations ahead through four-stage rings after
+// the scratch region: 64 rows of 16 halves, 2048 bytes a stage.
+// GIR-NEXT: async_copy if 0 < ⌈k_size_2/64⌉: convert_layout(load k[0] : float16[64, 16], transpose, iteration 0 from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=4x2048B>
+// GIR-NEXT: async_copy if 0 < ⌈k_size_2/64⌉: convert_layout(load v[0] : float16[64, 16], iteration 0 from 0) : float16[64, 16] #shared<offset=11264, swizzle=32B, buffer=1, stages=4x2048B>
 // GIR-NEXT: async_commit
-// GIR-NEXT: for i in range(0, ⌈k_size_2/64⌉, 1):
-// GIR-NEXT: barrier
-// GIR-NEXT: async_copy if i + 1 < ⌈k_size_2/64⌉: convert_layout(load k[i + 1] : float16[64, 16], transpose, iteration i + 1 from 0)
-// GIR-NEXT: async_copy if i + 1 < ⌈k_size_2/64⌉: convert_layout(load v[i + 1] : float16[64, 16], iteration i + 1 from 0)
+// GIR: for i in range(0, ⌈k_size_2/64⌉, 1):
+// GIR-NEXT: async_wait pending=2
+// GIR-NEXT: async_copy if i + 3 < ⌈k_size_2/64⌉: convert_layout(load k[i + 3] : float16[64, 16], transpose, iteration i + 3 from 0)
+// GIR-NEXT: async_copy if i + 3 < ⌈k_size_2/64⌉: convert_layout(load v[i + 3] : float16[64, 16], iteration i + 3 from 0)
 // GIR-NEXT: async_commit
-// GIR-NEXT: %qk = dot(%q_loaded : float16[64, 16] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=2x2048B>) : float32[64, 64] #mma<4x1>
+// GIR-NEXT: %qk = dot(%q_loaded : float16[64, 16] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=4x2048B>) : float32[64, 64] #mma<4x1>
 // GIR-NEXT: %qk <- where(lt(offsets k[i] dim 2 : int64[64] #slice<#mma<4x1>, dim=0>, index(k_size_2) : int64[]) : bool[64] #slice<#mma<4x1>, dim=0>, %qk : float32[64, 64] #mma<4x1>, -inf : float32[]) : float32[64, 64] #mma<4x1>
 // GIR-NEXT: %m_ij = maximum(%m_i : float32[64] #slice<#mma<4x1>, dim=1>, max(%qk : float32[64, 64] #mma<4x1>, axis=1) : float32[64] #slice<#mma<4x1>, dim=1>) : float32[64] #slice<#mma<4x1>, dim=1>
 // GIR-NEXT: %p = exp2(sub(%qk : float32[64, 64] #mma<4x1>, expand_dims(%m_ij : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>
-// GIR: %acc <- dot(convert_layout(cast(%p : float32[64, 64] #mma<4x1>) : float16[64, 64] #mma<4x1>) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[64, 16] #shared<offset=7168, swizzle=32B, buffer=1, stages=2x2048B>, mul(%acc : float32[64, 16] #mma<4x1>, expand_dims(%alpha : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>) : float32[64, 16] #mma<4x1>
+// GIR: %acc <- dot(convert_layout(cast(%p : float32[64, 64] #mma<4x1>) : float16[64, 64] #mma<4x1>) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[64, 16] #shared<offset=11264, swizzle=32B, buffer=1, stages=4x2048B>, mul(%acc : float32[64, 16] #mma<4x1>, expand_dims(%alpha : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>) : float32[64, 16] #mma<4x1>
 // GIR: store o[] <- div(%acc : float32[64, 16] #mma<4x1>, expand_dims(%l_i : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>
 // The causal variant masks with both offsets materialized in the two Slice layouts.
 // GIR-LABEL: (ntc_attn_program1,
@@ -88,16 +88,16 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // CU: auto t_acc = ntc::dev::full<float, ntc::dev::Shape<64, 16>, ntc::dev::Mma<4, 1>>(
 // CU: auto t_m_i = ntc::dev::full<float, ntc::dev::Shape<64>, ntc::dev::Slice<ntc::dev::Mma<4, 1>, 1>>(
 // CU: if (0 < ntc::rt::ceil_div<Index>(ntc_k_size_2, 64))
-// CU-NEXT: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 16>, 128, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(3072 + (0) % 2 * 2048), ntc_args.k, ntc::dev::convert<ntc::dev::float16>(0.0), ntc::dev::chunk_width<0>{},
+// CU-NEXT: ntc::dev::async_copy<ntc::dev::float16, ntc::dev::Shape<64, 16>, 128, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(3072 + (0) % 4 * 2048), ntc_args.k, ntc::dev::convert<ntc::dev::float16>(0.0), ntc::dev::chunk_width<0>{},
 // CU: ntc::dev::async_commit();
 // CU: for (Index l_i = 0;
-// CU-NEXT: ntc::dev::barrier();
-// CU-NEXT: if ((l_i + 1) < ntc::rt::ceil_div<Index>(ntc_k_size_2, 64))
-// CU: auto t_qk = ntc::dev::dot<float>(t_q_loaded, ntc::dev::shared_stage<ntc::dev::float16, ntc::dev::Shape<16, 64>, true, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(3072 + (l_i) % 2 * 2048)), ntc_smem);
+// CU-NEXT: ntc::dev::async_wait<2>();
+// CU-NEXT: if ((l_i + 3) < ntc::rt::ceil_div<Index>(ntc_k_size_2, 64))
+// CU: auto t_qk = ntc::dev::dot<float>(t_q_loaded, ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<16, 64>, true, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(3072 + (l_i) % 4 * 2048)), ntc_smem);
 // CU: ntc::dev::generate<int64_t, ntc::dev::Shape<64>, ntc::dev::Slice<ntc::dev::Mma<4, 1>, 0>>(
 // CU: ntc::dev::max<1>(t_qk, ntc_smem)
 // CU: ntc::dev::broadcast_to<ntc::dev::Shape<64, 64>>(ntc::dev::expand_dims<1>(t_m_ij), ntc_smem)
-// CU: t_acc = ntc::dev::dot<float>(ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(ntc::dev::cast<ntc::dev::float16>(t_p), ntc_smem), ntc::dev::shared_stage<ntc::dev::float16, ntc::dev::Shape<64, 16>, false, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(7168 + (l_i) % 2 * 2048)), (t_acc * ntc::dev::broadcast_to<ntc::dev::Shape<64, 16>>(
+// CU: t_acc = ntc::dev::dot<float>(ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(ntc::dev::cast<ntc::dev::float16>(t_p), ntc_smem), ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<64, 16>, false, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(11264 + (l_i) % 4 * 2048)), (t_acc * ntc::dev::broadcast_to<ntc::dev::Shape<64, 16>>(
 // The vector twin copies 16-byte chunks with cp.async.
 // CU-LABEL: ntc_attn_program0_vec(
 // CU: ntc::dev::chunk_width<8>{},

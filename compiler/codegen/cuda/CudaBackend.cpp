@@ -68,7 +68,7 @@ passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
   if (elementwiseAccess)
     laid = passes::assignCyclicLayouts(laid, threads);
   passes::SharedPlan shared =
-      passes::allocateShared(passes::swizzleShared(passes::pipelineLoads(laid)), threads, gpu);
+      passes::allocateShared(passes::swizzleShared(passes::pipelineLoads(laid, gpu)), threads, gpu);
   if (trace) {
     *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, "
            << (elementwiseAccess ? "assign-cyclic-layouts, " : "")

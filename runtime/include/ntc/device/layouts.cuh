@@ -562,7 +562,7 @@ template <int W> struct chunk_width {};
 /// SharedTile<T, S, false, L>: a buffer written row by row; Padded or Swizzled). With Chunk > 0,
 /// chunks of Chunk elements (16 bytes) that chunk(I) reports in bounds go by cp.async (the
 /// dispatcher checked they are contiguous and aligned); everything else is copied by the calling
-/// threads at once. Complete it with async_commit and shared_stage.
+/// threads at once. Complete it with async_commit and async_wait; read it through stage_view.
 template <class T, class S, int Th, class L = Padded, int Chunk, class F, class G>
 __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *base, T fill,
                                   chunk_width<Chunk>, F offset, G chunk) {
@@ -640,19 +640,24 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
   async_copy<T, S, Th, L>(smem, byte_offset, base, fill, width, offset, chunk);
 }
 
-/// The stage at byte `byte_offset` once the copies of every group but the newest have completed
-/// and every thread's are visible (to the tensor cores' asynchronous reads too): a SharedTile of
-/// shape S in shared layout L (Transposed: the buffer holds its transpose).
-template <class T, class S, bool Transposed, class L = Padded>
-__device__ inline SharedTile<T, S, Transposed, L> shared_stage(Smem smem, std::size_t byte_offset) {
+/// Waits until at most Pending committed groups of this thread's asynchronous copies are still
+/// in flight, then a barrier: afterwards every thread's completed copies are visible to the
+/// block, and to the tensor cores' asynchronous reads (wgmma) on sm_90a. A pipelined loop
+/// starts each iteration with it.
+template <int Pending> __device__ inline void async_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  ::ntc::dev::detail::cp_async_wait<1>();
+  ::ntc::dev::detail::cp_async_wait<Pending>();
 #endif
 #if defined(NTC_DEV_HAS_WGMMA)
-  if constexpr (is_swizzled_v<L>)
-    ::ntc::dev::detail::fence_proxy_async();
+  ::ntc::dev::detail::fence_proxy_async();
 #endif
   __syncthreads();
+}
+
+/// The stage at byte `byte_offset`, whose copies async_wait has completed: a SharedTile of shape
+/// S in shared layout L (Transposed: the buffer holds its transpose).
+template <class T, class S, bool Transposed, class L = Padded>
+__device__ inline SharedTile<T, S, Transposed, L> stage_view(Smem smem, std::size_t byte_offset) {
   return SharedTile<T, S, Transposed, L>{smem.as<T>(byte_offset)};
 }
 
@@ -675,13 +680,16 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
   for (int j = 0; j < Keep * 2; ++j)
     st[j] = Op::identity();
   const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+  // The kept row (column) slot s belongs to.
+  auto kept = [](int s) {
+    const int f = s / 4, i = s % 4;
+    return Axis == 1 ? (f / Map::NT) * 2 + (i >> 1) : (f % Map::NT) * 2 + (i & 1);
+  };
 #pragma unroll
   for (int s = 0; s < t.Slots; ++s) {
     int index[2];
     t.coord(s, index);
-    const int f = s / 4, i = s % 4;
-    const int j = Axis == 1 ? (f / Map::NT) * 2 + (i >> 1) : (f % Map::NT) * 2 + (i & 1);
-    st[j] = Op::combine(st[j], Op::init(Op::stage(t.v[s]), index[Axis]));
+    st[kept(s)] = Op::combine(st[kept(s)], Op::init(Op::stage(t.v[s]), index[Axis]));
   }
   // Lanes sharing a row differ in lane % 4; lanes sharing a column differ in lane / 4.
 #pragma unroll
