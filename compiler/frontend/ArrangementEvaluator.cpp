@@ -655,7 +655,13 @@ struct ArrangementEvaluator::Impl {
     frame->parent = closure;
     for (unsigned i = 0; i < fn->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = fn->getParamDecl(i);
-      if (i < args.size())
+      // Clang spells an omitted argument of a user function as a CXXDefaultArgExpr: its value
+      // is the parameter's default, evaluated as C++ does (not "not given", as for the DSL's).
+      const auto *omitted =
+          i < args.size() ? dyn_cast<clang::CXXDefaultArgExpr>(args[i]->IgnoreParens()) : nullptr;
+      if (omitted)
+        frame->vars[p] = eval(omitted->getExpr(), frame);
+      else if (i < args.size())
         frame->vars[p] = eval(args[i], caller);
       else if (p->hasDefaultArg())
         frame->vars[p] = eval(p->getDefaultArg(), frame);

@@ -67,3 +67,12 @@ NT_ARRANGEMENT auto reference_helpers(nt::Tensor x) {
   return nt::arrange(t);
 }
 NT_KERNEL(reference_helpers, reference_helpers, one_loop, nt::Tensor(2, nt::float32));
+
+// A helper's omitted arguments take their C++ defaults (an omitted argument of a user function
+// is not the DSL's "not given"): rows of `rows` (default 2) and blocks of `cols` (default 3).
+static nt::Tensor blocks(nt::Tensor t, nt::Symbol rows = 2, int cols = 1 + 2) {
+  return t.tile({rows, cols});
+}
+
+NT_ARRANGEMENT auto default_arguments(nt::Tensor x) { return nt::arrange(blocks(x)); }
+NT_KERNEL(default_arguments, default_arguments, application, nt::Tensor(2, nt::float32));
