@@ -84,23 +84,29 @@ std::optional<Expr> middleExtent(const Layout &l, size_t j) {
 
 void collectLoopTies(const kir::Function &f, const std::vector<kir::Stmt> &body,
                      std::vector<const kir::StmtNode *> &loops, TieCollector &ties) {
+  // A subscript that is a loop's index ties the loop bound to the extent of that level.
+  auto tieSubscripts = [&](int param, const std::vector<Expr> &subscripts) {
+    const Layout &l = f.spec.arranged[param].layout;
+    for (size_t j = 0; j < subscripts.size(); ++j)
+      for (const kir::StmtNode *loop : loops)
+        if (subscripts[j].kind() == ExprKind::Symbol && subscripts[j].symbolName() == loop->var &&
+            loop->begin == Expr(0) && loop->step == Expr(1))
+          if (auto extent = middleExtent(l, j))
+            ties.tie(loop->end, *extent, "the loop bound " + loop->end.str(),
+                     "inner level " + std::to_string(j) + " of '" + f.spec.arranged[param].name +
+                         "' (" + extent->str() + ")");
+  };
   std::function<void(const kir::Value &)> visit = [&](const kir::Value &v) {
-    if (v->kind == kir::ValueKind::Load || v->kind == kir::ValueKind::Offsets) {
-      const Layout &l = f.spec.arranged[v->param].layout;
-      for (size_t j = 0; j < v->subscripts.size(); ++j)
-        for (const kir::StmtNode *loop : loops)
-          if (v->subscripts[j].kind() == ExprKind::Symbol &&
-              v->subscripts[j].symbolName() == loop->var && loop->begin == Expr(0) &&
-              loop->step == Expr(1))
-            if (auto extent = middleExtent(l, j))
-              ties.tie(loop->end, *extent, "the loop bound " + loop->end.str(),
-                       "inner level " + std::to_string(j) + " of '" +
-                           f.spec.arranged[v->param].name + "' (" + extent->str() + ")");
-    }
+    if (v->kind == kir::ValueKind::Load || v->kind == kir::ValueKind::Offsets)
+      tieSubscripts(v->param, v->subscripts);
     for (const kir::Value &o : v->operands)
       visit(o);
   };
   for (const kir::Stmt &s : body) {
+    // Stores too: a stored level longer than the loop would keep blocks the loop never writes,
+    // a shorter one would take writes that its mask drops.
+    if (s->kind == kir::StmtKind::Store)
+      tieSubscripts(s->param, s->subscripts);
     if (s->value)
       visit(s->value);
     if (s->kind == kir::StmtKind::For) {

@@ -127,3 +127,24 @@ TEST_CASE("extent checks: a tile size taken from another tensor's size", "[cpu][
   for (int64_t i = 0; i < wide.numel(); ++i)
     CHECK(wide.flat(i) == Tensor<float>::sentinel());
 }
+
+TEST_CASE("extent checks: a stored level indexed by a loop is tied to the loop bound",
+          "[cpu][extents]") {
+  std::mt19937_64 rng(7);
+  Tensor<float> x({3, 100}), y({3, 100});
+  x.randomize(rng);
+  REQUIRE_NTC_OK(copy_row_blocks(&x, &y, nullptr));
+  for (int64_t r = 0; r < 3; ++r)
+    for (int64_t c = 0; c < 100; ++c)
+      REQUIRE(y.get({r, c}) == float(x.get({r, c}) + 1));
+  // y has three blocks per row where the loop over x's two would write only the first two, or
+  // as many blocks but 20 more columns, which x's masked lanes would fill: rejected (the tie of
+  // the block counts is checked as equal sizes), nothing written.
+  for (int64_t cols : {150, 120}) {
+    Tensor<float> other({3, cols});
+    check_rejected(copy_row_blocks(&x, &other, nullptr),
+                   "x.shape[1] is 100 but y.shape[1] is " + std::to_string(cols));
+    for (int64_t i = 0; i < other.numel(); ++i)
+      CHECK(other.flat(i) == Tensor<float>::sentinel());
+  }
+}

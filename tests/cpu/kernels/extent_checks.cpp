@@ -55,3 +55,25 @@ NT_APPLICATION void double_application(nt::Tile x, nt::Tile y) { y = x * 2; }
 
 NT_KERNEL(rows_tiled_by_x, rows_arrangement, double_application, nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
+
+//   copy_row_blocks: y[i] = x[i] + 1 over the 64-wide blocks of each row, for i < x.shape(0):
+//   y's block count ⌈y_size_1/64⌉ is tied to the loop bound ⌈x_size_1/64⌉ like x's (a y with
+//   more blocks would keep blocks the loop never writes).
+static nt::Tensor row_blocks(nt::Tensor t) {
+  auto arranged = t.tile({1, 64}).tile({1, -1});
+  arranged.dtype() = arranged.dtype().squeeze(0);
+  arranged.dtype().dtype() = arranged.dtype().dtype().squeeze(0);
+  return arranged.squeeze(1); // (rows,) -> (⌈cols/64⌉,) -> (64,)
+}
+
+NT_ARRANGEMENT auto row_blocks_arrangement(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(row_blocks(x), row_blocks(y));
+}
+
+NT_APPLICATION void copy_row_blocks_application(nt::Tile x, nt::Tile y) {
+  for (int i = 0; i < x.shape(0); ++i)
+    y[i] = x[i] + 1;
+}
+
+NT_KERNEL(copy_row_blocks, row_blocks_arrangement, copy_row_blocks_application,
+          nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32));
