@@ -625,14 +625,30 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
     constexpr int per_row = C / Chunk, chunks = R * per_row;
     T *buffer = smem.as<T>(byte_offset);
     const T *origin = base + affine.origin();
+    if constexpr (Th % per_row == 0) {
+      // Each thread keeps its column, and its rows are Th / per_row apart: one source address
+      // per thread, advanced by a fixed step (the global side of a chunk is one add).
+      constexpr int rows_per_step = Th / per_row;
+      const int row0 = int(threadIdx.x) / per_row, col = int(threadIdx.x) % per_row * Chunk;
+      const T *source = origin + row0 * affine.stride0 + col * affine.stride1;
+      const long long step = rows_per_step * affine.stride0;
 #pragma unroll
-    for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
-      const int c = i * Th + int(threadIdx.x);
-      if (chunks % Th != 0 && c >= chunks)
-        break;
-      const int row = c / per_row, col = (c % per_row) * Chunk;
-      ::ntc::dev::detail::cp_async_16(buffer + Map::offset(row, col),
-                                      origin + row * affine.stride0 + col * affine.stride1);
+      for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
+        if (chunks % Th != 0 && i * Th + int(threadIdx.x) >= chunks)
+          break;
+        ::ntc::dev::detail::cp_async_16(buffer + Map::offset(row0 + i * rows_per_step, col),
+                                        source + i * step);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
+        const int c = i * Th + int(threadIdx.x);
+        if (chunks % Th != 0 && c >= chunks)
+          break;
+        const int row = c / per_row, col = (c % per_row) * Chunk;
+        ::ntc::dev::detail::cp_async_16(buffer + Map::offset(row, col),
+                                        origin + row * affine.stride0 + col * affine.stride1);
+      }
     }
     return;
   }
