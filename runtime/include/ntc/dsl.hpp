@@ -215,7 +215,8 @@ public:
   Tensor other(double value) const;
   /// Declares that extent `dim` never exceeds `bound` (bounds power-of-two variants).
   Tensor upper_bound(int dim, std::int64_t bound) const;
-  /// Makes extent `dim` a compile-time constant of the generated code (one variant per value).
+  /// NineToothed's `constexpr` size option, accepted and recorded; extent `dim` stays a run-time
+  /// size of the generated code (upper_bound gives compile-time tile extents).
   Tensor constexpr_dim(int dim) const;
 
   /// Splits each dim into (number of tiles) x (tile); `-1` = whole extent. The tile becomes
