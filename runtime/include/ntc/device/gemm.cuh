@@ -110,15 +110,26 @@ __device__ inline void ldmatrix_x4_trans(uint32_t (&r)[4], const void *row) {
                : "memory");
 }
 
+/// offset(index) called out of line: one copy of a long offset computation per operand instead of
+/// one per call site (the element-by-element path of gemm_copy is the slow one anyway).
+template <class F>
+__device__ __noinline__ long long element_offset(const F &offset, int row, int col) {
+  const int index[2] = {row, col};
+  return static_cast<long long>(offset(index));
+}
+
 /// Copies the R×C operand tile of one step into a shared tile in layout Map (row_swizzled or
 /// block_swizzled): chunk by chunk of 8
 /// elements (16 bytes); offset(index) gives the element offset of tile element index[0..1] or
 /// `masked`, chunk(index) that of the 8 elements from index when all are in bounds (load_vec).
 /// Rolled: one chunk at a time (few registers, for the rare steps whose tile is not full).
+/// Elements copied one by one (masked chunks, or every chunk without Vector) go through a rolled
+/// loop: offset() may be long (an im2col arrangement divides by several run-time sizes), and
+/// unrolled per element and per chunk it made ptxas run for many minutes.
 template <bool Vector, bool Rolled, class T, int R, int C, int Th, class Map, class F, class G>
 __device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset, G chunk) {
   constexpr int per_row = C / 8, chunks = R * per_row;
-#pragma unroll(Rolled ? 1 : (chunks + Th - 1) / Th)
+#pragma unroll((Rolled || !Vector) ? 1 : (chunks + Th - 1) / Th)
   for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
     const int c = i * Th + int(threadIdx.x);
     if (chunks % Th != 0 && c >= chunks)
@@ -133,9 +144,9 @@ __device__ inline void gemm_copy(T *tile, const T *base, T fill, F offset, G chu
         continue;
       }
     }
-#pragma unroll
+#pragma unroll 1
     for (int k = 0; k < 8; ++k, ++index[1]) {
-      const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+      const long long off = element_offset(offset, index[0], index[1]);
       if (off == masked)
         dst[k] = fill;
       else
