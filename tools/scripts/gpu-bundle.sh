@@ -7,10 +7,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ntc=build/tools/ntc
-rm -rf gpu-bundle && mkdir -p gpu-bundle/cuda gpu-bundle/cpu
+rm -rf gpu-bundle && mkdir -p gpu-bundle/cuda gpu-bundle/cpu gpu-bundle/ops-cuda gpu-bundle/ops-cpu
 for k in kernels/*.cpp tests/gpu/kernels/*.cpp; do
   "$ntc" -o gpu-bundle/cuda --target cuda "$k"
   "$ntc" -o gpu-bundle/cpu --target cpu "$k"
+done
+# The operator library (kernels/ops) builds into libraries of its own (tests/gpu/check_ops.py).
+for k in kernels/ops/*.cpp; do
+  "$ntc" -o gpu-bundle/ops-cuda --target cuda "$k"
+  "$ntc" -o gpu-bundle/ops-cpu --target cpu "$k"
 done
 # The GPU machine has no DLPack header package: the header travels too.
 mkdir -p gpu-bundle/include/dlpack

@@ -32,6 +32,18 @@ for cpp in gpu-bundle/cpu/*.cpp runtime/src/*.cpp; do
     -o "/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o" &
   pids+=($!)
 done
+# The operator library (kernels/ops), CUDA and CPU, into libops_cuda.so / libops_cpu.so.
+mkdir -p /tmp/ntc-build/ops
+for cu in gpu-bundle/ops-cuda/*.cu; do
+  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cuda \
+    -c "$cu" -o "/tmp/ntc-build/ops/$(basename "$cu" .cu).o" > "$out/ptxas-ops-$(basename "$cu" .cu).txt" 2>&1 &
+  pids+=($!)
+done
+for cpp in gpu-bundle/ops-cpu/*.cpp; do
+  g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cpu -c "$cpp" \
+    -o "/tmp/ntc-build/ops/cpu-$(basename "$cpp" .cpp).o" &
+  pids+=($!)
+done
 # With NTC_CHECK_MMA=1 the kernels are also built with NTC_DEV_NO_WGMMA: the device code that
 # sm_80 runs (mma.sync products), checked on this GPU as well.
 if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
@@ -44,6 +56,10 @@ if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
 fi
 for p in "${pids[@]}"; do wait "$p" || { echo "a compile failed"; cat "$out"/ptxas-*.txt | grep -m5 error; exit 1; }; done
 g++ -shared -fopenmp -o /tmp/ntc-build/libkernels_cpu.so /tmp/ntc-build/cpu-*.o
+g++ -shared -fopenmp -o /tmp/ntc-build/libops_cpu.so /tmp/ntc-build/ops/cpu-*.o \
+  /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o
+nvcc -shared $arch -o /tmp/ntc-build/libops_cuda.so $(ls /tmp/ntc-build/ops/*.o | grep -v '/cpu-') \
+  /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
 nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda.so \
   $(ls /tmp/ntc-build/*.o | grep -v '/cpu-') /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
 grep -h "registers\|spill" "$out"/ptxas-*.txt | sort | uniq -c | sort -rn | head -20 > "$out/ptxas-summary.txt" || true
@@ -57,6 +73,9 @@ if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
 fi
 PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda.so \
   /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check.txt" | tail -50 || status=1
+echo "== operator library (kernels/ops)"
+PYTHONUNBUFFERED=1 python3 tests/gpu/check_ops.py /tmp/ntc-build/libops_cuda.so \
+  /tmp/ntc-build/libops_cpu.so 2>&1 | tee "$out/check-ops.txt" | grep -v "^ok " | tail -40 || status=1
 if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
   nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda_mma.so /tmp/ntc-build/mma/*.o \
     /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
