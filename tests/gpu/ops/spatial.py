@@ -256,7 +256,11 @@ def run_sdpa(t):
 
 
 def run(t):
-    run_conv2d(t)
+    # conv2d is in the CPU library only for now (kernels/ops/CMakeLists.txt says why).
+    if hasattr(t.cuda.lib, "conv2d_f32"):
+        run_conv2d(t)
+    else:
+        print("skip conv2d: not in the CUDA library", flush=True)
     run_pool(t)
     run_rotary(t)
     run_sdpa(t)
