@@ -3,6 +3,8 @@
 // in base 2 (NineToothed's tests/test_attention.py). One program per BM query rows of one head;
 // it walks the keys/values BN rows at a time.
 
+#include "attention.hpp"
+
 #include <ntc/dsl.hpp>
 
 #include <limits>
@@ -10,27 +12,11 @@
 constexpr nt::Symbol BM = nt::block_size("BLOCK_SIZE_M", 64, 128);
 constexpr nt::Symbol BN = nt::block_size("BLOCK_SIZE_N", 32, 64);
 
-// (B, H, ⌈S/BM⌉, 1) -> (BM, D)
-static nt::Tensor arrange_q_or_o(nt::Tensor input) {
-  auto arranged = input.tile({1, 1, BM, -1});
-  arranged.dtype() = arranged.dtype().squeeze({0, 1});
-  return arranged;
-}
-
-// (B, H, ⌈S/BM⌉, 1) -> (⌈S/BN⌉,) -> (BN, D): every query block sees all key/value blocks.
-static nt::Tensor arrange_k_or_v(nt::Tensor input, nt::Tensor q_arranged) {
-  auto arranged =
-      input.tile({1, 1, BN, -1}).tile({1, 1, -1, -1}).expand({-1, -1, q_arranged.shape(-2), -1});
-  arranged.dtype() = arranged.dtype().squeeze({0, 1, 3});
-  arranged.dtype().dtype() = arranged.dtype().dtype().squeeze({0, 1});
-  return arranged;
-}
-
 NT_ARRANGEMENT auto attention_arrangement(nt::Tensor q, nt::Tensor k, nt::Tensor v,
                                           nt::Tensor is_causal, nt::Tensor o) {
-  auto q_arranged = arrange_q_or_o(q);
-  return nt::arrange(q_arranged, arrange_k_or_v(k, q_arranged), arrange_k_or_v(v, q_arranged),
-                     is_causal, arrange_q_or_o(o));
+  auto q_arranged = arrange_q_or_o(q, BM);
+  return nt::arrange(q_arranged, arrange_k_or_v(k, q_arranged, BN),
+                     arrange_k_or_v(v, q_arranged, BN), is_causal, arrange_q_or_o(o, BM));
 }
 
 NT_APPLICATION void attention_application(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile is_causal,

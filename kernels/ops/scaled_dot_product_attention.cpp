@@ -7,11 +7,14 @@
 //   o (B, H, Sq, D); D ≤ 128. A mask entry −∞ excludes a key; a query row whose keys are all
 //   excluded gives 0 (as PyTorch's math backend since 2.5; earlier versions gave NaN).
 //
-// FlashAttention-2 as kernels/attention.cpp: one program per BM query rows of one head walks
-// the keys and values BN rows at a time with an online softmax in base 2, float32 statistics and
-// accumulator. q is scaled by scale·log2(e) once (rounded to float16, as attention.cpp); the
-// mask, in natural-log units, is scaled by log2(e) as it is added. ntops adds the mask unscaled
-// to the base-2 scores, which divides a finite mask by ln 2 (−∞ entries are unaffected).
+// FlashAttention-2 as kernels/attention.cpp (and its arrangement, kernels/attention.hpp): one
+// program per BM query rows of one head walks the keys and values BN rows at a time with an online
+// softmax in base 2, float32 statistics and accumulator. q is scaled by scale·log2(e) once (rounded
+// to float16, as attention.cpp); the mask, in natural-log units, is scaled by log2(e) as it is
+// added. ntops adds the mask unscaled to the base-2 scores, which divides a finite mask by ln 2 (−∞
+// entries are unaffected).
+
+#include "../attention.hpp"
 
 #include <ntc/dsl.hpp>
 
@@ -19,22 +22,6 @@
 
 constexpr nt::Symbol BM = nt::block_size("SDPA_BLOCK_SIZE_M", 64, 128);
 constexpr nt::Symbol BN = nt::block_size("SDPA_BLOCK_SIZE_N", 32, 64);
-
-// (B, H, ⌈Sq/BM⌉, 1) -> (BM, D)
-static nt::Tensor arrange_q_or_o(nt::Tensor input) {
-  auto arranged = input.tile({1, 1, BM, -1});
-  arranged.dtype() = arranged.dtype().squeeze({0, 1});
-  return arranged;
-}
-
-// (B, H, ⌈Sq/BM⌉, 1) -> (⌈Skv/BN⌉,) -> (BN, D): every query block sees all key/value blocks.
-static nt::Tensor arrange_k_or_v(nt::Tensor input, nt::Tensor q_arranged) {
-  auto arranged =
-      input.tile({1, 1, BN, -1}).tile({1, 1, -1, -1}).expand({-1, -1, q_arranged.shape(-2), -1});
-  arranged.dtype() = arranged.dtype().squeeze({0, 1, 3});
-  arranged.dtype().dtype() = arranged.dtype().dtype().squeeze({0, 1});
-  return arranged;
-}
 
 // (B, H, ⌈Sq/BM⌉, 1) -> (⌈Skv/BN⌉,) -> (BM, BN): the mask tiles of the query block's rows, one
 // per key block.
@@ -47,9 +34,10 @@ static nt::Tensor arrange_mask(nt::Tensor mask) {
 
 NT_ARRANGEMENT auto sdpa_masked_arrangement(nt::Tensor q, nt::Tensor k, nt::Tensor v,
                                             nt::Tensor mask, nt::Tensor scale, nt::Tensor o) {
-  auto q_arranged = arrange_q_or_o(q);
-  return nt::arrange(q_arranged, arrange_k_or_v(k, q_arranged), arrange_k_or_v(v, q_arranged),
-                     arrange_mask(mask), scale, arrange_q_or_o(o));
+  auto q_arranged = arrange_q_or_o(q, BM);
+  return nt::arrange(q_arranged, arrange_k_or_v(k, q_arranged, BN),
+                     arrange_k_or_v(v, q_arranged, BN), arrange_mask(mask), scale,
+                     arrange_q_or_o(o, BM));
 }
 
 NT_APPLICATION void sdpa_masked_application(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile mask,
