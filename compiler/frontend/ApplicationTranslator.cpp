@@ -1230,6 +1230,13 @@ private:
                    std::vector<Stmt> &out) {
     const clang::CXXRecordDecl *record = e->getConstructor()->getParent();
     std::string type = record->getNameAsString();
+    // `{}` for a shape (ntl::full({}, v, dtype): a 0-d tile, Triton's tl.full([], ...)) is a
+    // value-initialized std::initializer_list.
+    if (e->getNumArgs() == 0 && type == "initializer_list" && record->isInStdNamespace()) {
+      TV shape;
+      shape.kind = TV::Kind::Shape;
+      return shape;
+    }
     if (e->getNumArgs() == 0)
       fail(e, "a '" + type + "' needs a value here");
     if (type == "Shape" && declaredInDsl(record)) {

@@ -1,9 +1,11 @@
 // Rank-generic arrangements (tests/cpu/kernels/rank_generic.cpp): one helper builds the tile
 // shape (and a permutation) with std::vector for kernels of rank 2 and 3; each kernel computes
-// x − max(x) along its dimension, checked against a plain reference with tails.
+// x − max(x) along its dimension, checked against a plain reference with tails; and a 0-d tile
+// from ntl::full({}, v) (tests/cpu/kernels/scalar_tiles.cpp).
 #include "Common.hpp"
 
 #include <rank_generic.h>
+#include <scalar_tiles.h>
 
 #include <algorithm>
 #include <limits>
@@ -51,4 +53,20 @@ TEST_CASE("rank-generic arrangement: a computed permutation moves the dimension 
   x.randomize(rng);
   REQUIRE_NTC_OK(minus_max_dim0_3d(&x, &y, nullptr));
   CHECK_CLOSE(compare(y, minus_max_reference(x, 0), 1e-6, 0));
+}
+
+TEST_CASE("ntl::full({}, v): a 0-d tile carries a running maximum across blocks",
+          "[cpu][scalar]") {
+  std::mt19937_64 rng(52);
+  // 150 columns: two full blocks of 64 and a tail of 22; all negative, so a masked lane that
+  // read 0 would win.
+  Tensor<float> x({5, 150}), y({5});
+  x.randomize(rng, -9.0, -1.0);
+  REQUIRE_NTC_OK(row_max(&x, &y, nullptr));
+  for (int64_t r = 0; r < 5; ++r) {
+    double best = -std::numeric_limits<double>::infinity();
+    for (int64_t c = 0; c < 150; ++c)
+      best = std::max(best, x.get({r, c}));
+    REQUIRE(y.get({r}) == best);
+  }
 }
