@@ -55,8 +55,7 @@ TEST_CASE("rank-generic arrangement: a computed permutation moves the dimension 
   CHECK_CLOSE(compare(y, minus_max_reference(x, 0), 1e-6, 0));
 }
 
-TEST_CASE("ntl::full({}, v): a 0-d tile carries a running maximum across blocks",
-          "[cpu][scalar]") {
+TEST_CASE("ntl::full({}, v): a 0-d tile carries a running maximum across blocks", "[cpu][scalar]") {
   std::mt19937_64 rng(52);
   // 150 columns: two full blocks of 64 and a tail of 22; all negative, so a masked lane that
   // read 0 would win.
