@@ -20,6 +20,15 @@ std::string describe(const KernelSpec &spec, const Expr &e) {
 
 bool isSizeSymbol(const KernelSpec &spec, const Expr &e) { return describe(spec, e) != e.str(); }
 
+/// An expression of sizes in the user's terms: every size symbol spelled `x.shape[d]`.
+std::string describeSizes(const KernelSpec &spec, const Expr &e) {
+  std::map<std::string, Expr> spelled;
+  for (const ParamSpec &p : spec.params)
+    for (int d = 0; d < p.ndim; ++d)
+      spelled.emplace(p.sizeSymbol(d), Expr::symbol(p.name + ".shape[" + std::to_string(d) + "]"));
+  return e.substitute(spelled).str();
+}
+
 /// Match two extents that have the same structure up to the size symbols; the pairs of
 /// differing symbols are what must agree. Returns false when the structures differ.
 bool matchStructure(const KernelSpec &spec, const Expr &a, const Expr &b,
@@ -28,6 +37,18 @@ bool matchStructure(const KernelSpec &spec, const Expr &a, const Expr &b,
     return true;
   if (isSizeSymbol(spec, a) && isSizeSymbol(spec, b)) {
     pairs.emplace_back(a, b);
+    return true;
+  }
+  // ⌈A/c⌉ = ⌈B/c⌉ with numerators of different forms (a flattened x against a y of one
+  // dimension, an im2col row count against the output's): the tiles agree element for element
+  // only when A = B, as for two size symbols above.
+  if ((a.kind() == ExprKind::CeilDiv || a.kind() == ExprKind::FloorDiv) && a.kind() == b.kind() &&
+      a.operands()[1] == b.operands()[1]) {
+    std::vector<std::pair<Expr, Expr>> inner;
+    if (matchStructure(spec, a.operands()[0], b.operands()[0], inner))
+      pairs.insert(pairs.end(), inner.begin(), inner.end());
+    else
+      pairs.emplace_back(a.operands()[0], b.operands()[0]);
     return true;
   }
   if (a.kind() != b.kind() || a.operands().size() != b.operands().size() || a.isConst() ||
@@ -51,7 +72,7 @@ public:
     std::vector<std::pair<Expr, Expr>> pairs;
     if (matchStructure(spec_, a, b, pairs)) {
       for (const auto &[x, y] : pairs)
-        add({x, y, describe(spec_, x), describe(spec_, y)});
+        add({x, y, describeSizes(spec_, x), describeSizes(spec_, y)});
       return;
     }
     add({a, b, whatA, whatB});

@@ -148,3 +148,19 @@ TEST_CASE("extent checks: a stored level indexed by a loop is tied to the loop b
       CHECK(other.flat(i) == Tensor<float>::sentinel());
   }
 }
+
+TEST_CASE("extent checks: tile counts of differently written extents tie the extents",
+          "[cpu][extents]") {
+  std::mt19937_64 rng(8);
+  Tensor<float> x({6}), y({2, 3});
+  x.randomize(rng);
+  REQUIRE_NTC_OK(flattened_copy(&x, &y, nullptr));
+  for (int64_t i = 0; i < 6; ++i)
+    REQUIRE(y.get({i / 3, i % 3}) == x.get({i}));
+  // Seven elements against six: as many tiles of 4, but one element would be dropped.
+  Tensor<float> x7({7}), other({2, 3});
+  check_rejected(flattened_copy(&x7, &other, nullptr),
+                 "x.shape[0] is 7 but y.shape[0]*y.shape[1] is 6");
+  for (int64_t i = 0; i < other.numel(); ++i)
+    CHECK(other.flat(i) == Tensor<float>::sentinel());
+}

@@ -77,3 +77,13 @@ NT_APPLICATION void copy_row_blocks_application(nt::Tile x, nt::Tile y) {
 
 NT_KERNEL(copy_row_blocks, row_blocks_arrangement, copy_row_blocks_application,
           nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32));
+
+//   flattened_copy: y.flatten().tile({4}) against x.tile({4}): the tile counts ⌈x_size_0/4⌉ and
+//   ⌈y_size_0·y_size_1/4⌉ tie x_size_0 to y_size_0·y_size_1 (the same number of tiles is not
+//   enough: x of 7 against y of 2×3 would drop x's 7th element).
+NT_ARRANGEMENT auto flattened_arrangement(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(x.tile({4}), y.flatten().tile({4}));
+}
+
+NT_KERNEL(flattened_copy, flattened_arrangement, copy_application, nt::Tensor(1, nt::float32),
+          nt::Tensor(2, nt::float32));
