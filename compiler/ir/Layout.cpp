@@ -394,6 +394,11 @@ Layout Layout::slice(int64_t dim, OptExpr start, OptExpr stop, OptExpr step) con
   if (sz && e.isConst())
     e = Expr(k > 0 ? std::clamp<int64_t>(e.constValue(), 0, *sz)
                    : std::clamp<int64_t>(e.constValue(), -1, *sz - 1));
+  // A run-time stop (`slice(d, 0, y.shape(d))`) is clamped to the extent at run time, as NumPy
+  // clamps: a stop past the end selects what there is (and the grid's ties then check the
+  // sizes), instead of positions past the end whose loads are all masked.
+  if (k > 0 && !e.isConst() && stop)
+    e = min(e, size);
   Expr extent = floorDiv(e - b + st - (k > 0 ? 1 : -1), st);
   if (extent.isConst() && extent.constValue() < 0)
     extent = Expr(0);

@@ -164,3 +164,17 @@ TEST_CASE("extent checks: tile counts of differently written extents tie the ext
   for (int64_t i = 0; i < other.numel(); ++i)
     CHECK(other.flat(i) == Tensor<float>::sentinel());
 }
+
+TEST_CASE("extent checks: a slice's run-time stop is clamped to the extent", "[cpu][extents]") {
+  std::mt19937_64 rng(9);
+  Tensor<float> x({8}), y({3});
+  x.randomize(rng);
+  REQUIRE_NTC_OK(pair_sums(&x, &y, nullptr));
+  for (int64_t i = 0; i < 3; ++i)
+    REQUIRE(y.get({i}) == Approx(x.get({2 * i}) + x.get({2 * i + 1})).epsilon(1e-6));
+  // Six outputs for four pairs: the slice selects four, which y's six do not match.
+  Tensor<float> longer({6});
+  check_rejected(pair_sums(&x, &longer, nullptr), "y");
+  for (int64_t i = 0; i < longer.numel(); ++i)
+    CHECK(longer.flat(i) == Tensor<float>::sentinel());
+}

@@ -87,3 +87,15 @@ NT_ARRANGEMENT auto flattened_arrangement(nt::Tensor x, nt::Tensor y) {
 
 NT_KERNEL(flattened_copy, flattened_arrangement, copy_application, nt::Tensor(1, nt::float32),
           nt::Tensor(2, nt::float32));
+
+//   pair_sums: y[i] = x[2i] + x[2i + 1] for the first y_size_0 pairs, x.tile({2}) sliced to y's
+//   size: the run-time stop is clamped to x's ⌈x_size_0/2⌉ pairs (NumPy's slicing), so a y
+//   longer than that is a size mismatch, not programs that read only masked elements.
+NT_ARRANGEMENT auto pair_sums_arrangement(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(x.tile({2}).slice(0, 0, y.shape(0)), y.tile({1}));
+}
+
+NT_APPLICATION void pair_sums_application(nt::Tile x, nt::Tile y) { y = ntl::sum(x); }
+
+NT_KERNEL(pair_sums, pair_sums_arrangement, pair_sums_application, nt::Tensor(1, nt::float32),
+          nt::Tensor(1, nt::float32));
