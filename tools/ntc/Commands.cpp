@@ -1,6 +1,7 @@
 //===- Commands.cpp - what the ntc driver does ----------------------------===//
 #include "Commands.h"
 
+#include "Visualize.h"
 #include "codegen/Codegen.h"
 
 #include <algorithm>
@@ -143,31 +144,47 @@ int dumpLayouts(const std::vector<KernelSpec> &kernels, const Bindings &b, std::
   return 0;
 }
 
-int evalParam(const std::vector<KernelSpec> &kernels, const std::string &name, const Bindings &b,
-              std::ostream &out, std::ostream &err) {
-  const KernelSpec *kernel = nullptr;
+/// The arranged parameter `name` of the selected kernels and its kernel, for `option` (--eval,
+/// --visualize); nullptr after an error message when there is none or more than one.
+const ArrangedParam *findParam(const std::vector<KernelSpec> &kernels, const std::string &name,
+                               const char *option, const KernelSpec *&kernel, std::ostream &err) {
   const ArrangedParam *param = nullptr;
+  kernel = nullptr;
   for (const KernelSpec &k : kernels)
     for (const ArrangedParam &a : k.arranged)
       if (a.name == name) {
         if (kernel) {
-          err << "ntc: error: --eval " << name << " is ambiguous: kernels '" << kernel->name
-              << "' and '" << k.name << "' both have it; select one with --kernel\n";
-          return kUserError;
+          err << "ntc: error: " << option << " " << name << " is ambiguous: kernels '"
+              << kernel->name << "' and '" << k.name
+              << "' both have it; select one with --kernel\n";
+          return nullptr;
         }
         kernel = &k;
         param = &a;
       }
-  if (!param) {
-    err << "ntc: error: --eval " << name << ": no arranged parameter of that name\n";
-    return kUserError;
-  }
+  if (!param)
+    err << "ntc: error: " << option << " " << name << ": no arranged parameter of that name\n";
+  return param;
+}
+
+/// The values of every bound symbol of `kernel`, as integers (false after an error message).
+bool concreteValues(const KernelSpec &kernel, const Bindings &b,
+                    std::map<std::string, int64_t> &concrete, std::ostream &err) {
   std::map<std::string, Expr> values;
-  if (!kernelValues(*kernel, b, values, err))
-    return kUserError;
-  std::map<std::string, int64_t> concrete;
+  if (!kernelValues(kernel, b, values, err))
+    return false;
   for (const auto &[sym, e] : values)
     concrete[sym] = e.constValue();
+  return true;
+}
+
+int evalParam(const std::vector<KernelSpec> &kernels, const std::string &name, const Bindings &b,
+              std::ostream &out, std::ostream &err) {
+  const KernelSpec *kernel = nullptr;
+  const ArrangedParam *param = findParam(kernels, name, "--eval", kernel, err);
+  std::map<std::string, int64_t> concrete;
+  if (!param || !concreteValues(*kernel, b, concrete, err))
+    return kUserError;
   try {
     std::vector<int64_t> shape;
     std::vector<int64_t> array = param->layout.eval(concrete, shape);
@@ -210,6 +227,32 @@ bool writeIfChanged(const std::filesystem::path &path, const std::string &conten
     return false;
   }
   return true;
+}
+
+/// --visualize: the SVG picture of one parameter, to the file -o names or to `out`.
+int visualizeParam(const std::vector<KernelSpec> &kernels, const DriverOptions &o,
+                   const Bindings &b, std::ostream &out, std::ostream &err) {
+  const KernelSpec *kernel = nullptr;
+  const ArrangedParam *param = findParam(kernels, o.visualizeName, "--visualize", kernel, err);
+  std::map<std::string, int64_t> concrete;
+  if (!param || !concreteValues(*kernel, b, concrete, err))
+    return kUserError;
+  std::string svg;
+  try {
+    svg = visualizeArrangement(param->name, param->layout, concrete);
+  } catch (const LayoutError &e) {
+    err << "ntc: error: --visualize " << o.visualizeName << ": " << e.what()
+        << " (give sizes with --shape NAME=AxB and meta-parameters with --define SYMBOL=V)\n";
+    return kUserError;
+  } catch (const std::invalid_argument &e) {
+    err << "ntc: error: " << e.what() << "\n";
+    return kUserError;
+  }
+  if (!o.outputDirGiven) {
+    out << svg;
+    return 0;
+  }
+  return writeIfChanged(o.outputDir, svg, err) ? 0 : kUserError;
 }
 
 /// The kernel with each meta-parameter that --define binds narrowed to that one value, so that
@@ -278,6 +321,21 @@ bool checkUsage(const DriverOptions &o, std::ostream &err) {
     return false;
   }
   static const std::vector<std::string> kinds = {"h", "cpp", "cu", "ir", "layout"};
+  if (!o.visualizeName.empty()) {
+    // -o names the picture; nothing else is printed or generated alongside it.
+    if (!o.emit.empty() || o.targetGiven || o.dumpLayout || !o.evalName.empty() ||
+        !o.frontend.depfile.empty()) {
+      err << "ntc: error: --visualize draws a picture only; it takes --shape, --define, "
+             "--kernel and -o FILE.svg, not --emit, --target, --dump-layout, --eval or "
+             "--depfile\n";
+      return false;
+    }
+    if (o.outputDirGiven && o.outputDir.empty()) {
+      err << "ntc: error: -o needs the name of the SVG file, got ''\n";
+      return false;
+    }
+    return true;
+  }
   if (o.outputDirGiven && o.outputDir.empty()) {
     err << "ntc: error: -o needs the name of a directory, got ''\n";
     return false;
@@ -371,7 +429,7 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
     return kUsageError;
   if (!checkInputs(o, err))
     return kUserError;
-  const bool generating = o.outputDirGiven;
+  const bool generating = o.outputDirGiven && o.visualizeName.empty();
   // Clang writes the depfile beside the requested one; it is moved into place only when
   // everything succeeded, so a failed run leaves the output paths alone.
   const std::string depfile = o.frontend.depfile;
@@ -480,6 +538,9 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
       return fail(rc);
   if (!o.evalName.empty())
     if (int rc = evalParam(kernels, o.evalName, bindings, out, err))
+      return fail(rc);
+  if (!o.visualizeName.empty())
+    if (int rc = visualizeParam(kernels, o, bindings, out, err))
       return fail(rc);
   if (!generating && emits(o, "ir"))
     for (const kir::Function &f : functions)

@@ -22,6 +22,7 @@ struct DriverOptions {
   bool printIrAfterAll = false;
   bool dumpLayout = false;
   std::string evalName;
+  std::string visualizeName;        ///< --visualize: draw this parameter (SVG to -o FILE or stdout)
   std::vector<std::string> shapes;  ///< NAME=AxB
   std::vector<std::string> defines; ///< SYMBOL=V
   FrontendOptions frontend;

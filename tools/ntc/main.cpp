@@ -42,6 +42,8 @@ int main(int argc, char **argv) {
   app.add_flag("--print-ir-after-all", o.printIrAfterAll, "print the IR after every pass");
   app.add_flag("--dump-layout", o.dumpLayout, "print every arranged parameter level by level");
   app.add_option("--eval", o.evalName, "print a parameter's index array as JSON");
+  app.add_option("--visualize", o.visualizeName,
+                 "draw a parameter's tiles as SVG (to the file -o names, else stdout)");
   app.add_option("--shape", o.shapes, "source sizes, NAME=AxBxC")->allow_extra_args(false);
   app.add_option("--define", o.defines,
                  "meta-parameter values, SYMBOL=V (code is generated for them)")
