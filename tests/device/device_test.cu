@@ -1513,9 +1513,9 @@ template <int R, int C, int Th> void async_copy_affine(const char *name, int r0,
         dev::async_copy<__half, Shape<R, C>, Th>(smem, Stage::bytes, pa, fill,
                                                  dev::chunk_width<8>{}, offset, chunk);
         dev::async_commit();
-        dev::async_commit();
-        const auto with = dev::shared_stage<__half, Shape<R, C>, false>(smem, 0);
-        const auto without = dev::shared_stage<__half, Shape<R, C>, false>(smem, Stage::bytes);
+        dev::async_wait<0>();
+        const auto with = dev::stage_view<__half, Shape<R, C>, false>(smem, 0);
+        const auto without = dev::stage_view<__half, Shape<R, C>, false>(smem, Stage::bytes);
         for (int e = int(threadIdx.x); e < R * C; e += Th) {
           po[e] = *with.at(e / C, e % C);
           pr[e] = *without.at(e / C, e % C);
