@@ -78,6 +78,15 @@ std::vector<View> rank4_views() {
           {{3, 2, 7, 40}, {700, 333, 47, 1}, 5, "spaced (3x2x7x40, offset 5)"}};
 }
 
+/// run(kernel, view) for every rank-1 view with the rank-1 kernel, then for every rank-4 view
+/// with the rank-4 kernel.
+template <class Kernel, class Run> void for_each_view(Kernel rank1, Kernel rank4, Run &&run) {
+  for (const View &view : rank1_views())
+    run(rank1, view);
+  for (const View &view : rank4_views())
+    run(rank4, view);
+}
+
 /// Strides of an output that leaves gaps: every dimension spaced by one extra element.
 std::vector<int64_t> spaced_strides(const std::vector<int64_t> &shape) {
   std::vector<int64_t> strides(shape.size(), 2);
@@ -126,10 +135,9 @@ void check_unary_view(const UnaryOp &op, UnaryKernel kernel, const View &view, b
 template <class T> void check_unary(const UnaryOp &op, uint64_t seed) {
   std::mt19937_64 rng(seed);
   const bool half = std::is_same_v<T, float16>;
-  for (const View &view : rank1_views())
-    check_unary_view<T>(op, half ? op.f16 : op.f32, view, false, rng);
-  for (const View &view : rank4_views())
-    check_unary_view<T>(op, half ? op.f16_4d : op.f32_4d, view, false, rng);
+  for_each_view(
+      half ? op.f16 : op.f32, half ? op.f16_4d : op.f32_4d,
+      [&](auto kernel, const View &view) { check_unary_view<T>(op, kernel, view, false, rng); });
   check_unary_view<T>(op, half ? op.f16 : op.f32, {{777}, {}, 0, "n=777"}, true, rng);
   check_unary_view<T>(op, half ? op.f16_4d : op.f32_4d, {{2, 3, 9, 13}, {}, 0, "2x3x9x13"}, true,
                       rng);
@@ -254,14 +262,10 @@ void check_scalar_pair(const char *name, ScalarPairKernel rank1, ScalarPairKerne
       v = reference(v);
     CHECK_CLOSE(compare(output, expected, 0, 0)); // clamp and threshold select: exact
   };
-  for (const View &view : rank1_views()) {
-    run(rank1, view, false);
-    run(rank1, view, true);
-  }
-  for (const View &view : rank4_views()) {
-    run(rank4, view, false);
-    run(rank4, view, true);
-  }
+  for_each_view(rank1, rank4, [&](auto kernel, const View &view) {
+    run(kernel, view, false);
+    run(kernel, view, true);
+  });
 }
 
 } // namespace
@@ -332,10 +336,7 @@ template <class T> void check_where(WhereKernel rank1, WhereKernel rank4, uint64
     if (output.numel() > 100) // both branches taken
       CHECK((chosen > 0 && chosen < output.numel()));
   };
-  for (const View &view : rank1_views())
-    run(rank1, view);
-  for (const View &view : rank4_views())
-    run(rank4, view);
+  for_each_view(rank1, rank4, run);
 }
 
 } // namespace
@@ -371,14 +372,10 @@ template <class T> void check_pow(BinaryKernel rank1, BinaryKernel rank4, uint64
       expected[size_t(i)] = std::pow(input->flat(i), exponent.flat(i));
     CHECK_CLOSE(compare(output, expected, atol_of<T>(), rtol_of<T>()));
   };
-  for (const View &view : rank1_views()) {
-    run(rank1, view, false);
-    run(rank1, view, true);
-  }
-  for (const View &view : rank4_views()) {
-    run(rank4, view, false);
-    run(rank4, view, true);
-  }
+  for_each_view(rank1, rank4, [&](auto kernel, const View &view) {
+    run(kernel, view, false);
+    run(kernel, view, true);
+  });
 }
 
 } // namespace
