@@ -243,9 +243,6 @@ private:
         }
         loops_.pop_back();
         break;
-      case StmtKind::Barrier:
-        line(ns_ + "::barrier();");
-        break;
       case StmtKind::AsyncCommit:
         line(ns_ + "::async_commit();");
         break;

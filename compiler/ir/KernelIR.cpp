@@ -381,7 +381,6 @@ Value makeSharedStage(TileType type, Expr iteration, Expr first) {
   return make(std::move(n));
 }
 
-Stmt makeBarrier() { return make(node(StmtKind::Barrier)); }
 
 Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end) {
   StmtNode n = node(StmtKind::AsyncCopy);
@@ -616,9 +615,6 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
          << ", " << s->step.str() << "):\n";
       printStmts(f, s->body, indent + 1, os);
       break;
-    case StmtKind::Barrier:
-      os << pad << "barrier\n";
-      break;
     case StmtKind::AsyncCopy:
       os << pad << "async_copy if " << s->begin.str() << " < " << s->end.str() << ": "
          << valueString(f, s->value) << "\n";
@@ -724,7 +720,6 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
     case StmtKind::If:
       out.push_back(makeIf(s->cond, mapStmtValues(s->body, f), mapStmtValues(s->orelse, f)));
       break;
-    case StmtKind::Barrier:
     case StmtKind::AsyncCommit:
     case StmtKind::AsyncWait:
       out.push_back(s);

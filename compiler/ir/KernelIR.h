@@ -87,7 +87,6 @@ enum class StmtKind {
   Store,
   For,
   If,
-  Barrier,     ///< all threads of the block wait for each other
   AsyncCopy,   ///< if begin < end: start copying `value` (a staged ConvertLayout) to its stage
   AsyncCommit, ///< closes the group of copies started since the last commit
   AsyncWait,   ///< waits until at most `begin` committed groups are in flight, then a barrier
@@ -195,8 +194,6 @@ Stmt makeAssign(const std::string &name, Value v);
 Stmt makeStore(int param, std::vector<Expr> subscripts, Value v);
 Stmt makeFor(const std::string &index, Expr begin, Expr end, Expr step, std::vector<Stmt> body);
 Stmt makeIf(Cond cond, std::vector<Stmt> then, std::vector<Stmt> orelse);
-/// GPU: a block-wide barrier.
-Stmt makeBarrier();
 /// GPU: when `iteration < end`, start the copy `staged` (a ConvertLayout of a load into a
 /// pipelined shared buffer, for that iteration).
 Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end);

@@ -137,7 +137,6 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
     case StmtKind::AsyncCopy:
       out.push_back(makeAsyncCopy(placer.place(s->value), s->begin, s->end));
       break;
-    case StmtKind::Barrier:
     case StmtKind::AsyncCommit:
     case StmtKind::AsyncWait:
       out.push_back(s);

@@ -263,7 +263,6 @@ private:
       case StmtKind::If:
         out.push_back(makeIf(s->cond, lowerStmts(s->body), lowerStmts(s->orelse)));
         break;
-      case StmtKind::Barrier:
       case StmtKind::AsyncCopy:
       case StmtKind::AsyncCommit:
       case StmtKind::AsyncWait:

@@ -544,9 +544,6 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
 // --- pipelined copies
 // -----------------------------------------------------------------------------
 
-/// A block-wide barrier.
-__device__ inline void barrier() { __syncthreads(); }
-
 /// Closes the group of asynchronous copies started since the last commit (sm_80+).
 __device__ inline void async_commit() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
