@@ -64,9 +64,11 @@ std::string cppExpr(const Expr &e, const SymbolNamer &name, const std::string &i
     return "ntc::rt::floor_mod<" + index + ">(" + sub(e.operands()[0]) + ", " +
            sub(e.operands()[1]) + ")";
   case ExprKind::Min:
-    return "std::min<" + index + ">(" + sub(e.operands()[0]) + ", " + sub(e.operands()[1]) + ")";
+    return "ntc::rt::min<" + index + ">(" + sub(e.operands()[0]) + ", " + sub(e.operands()[1]) +
+           ")";
   case ExprKind::Max:
-    return "std::max<" + index + ">(" + sub(e.operands()[0]) + ", " + sub(e.operands()[1]) + ")";
+    return "ntc::rt::max<" + index + ">(" + sub(e.operands()[0]) + ", " + sub(e.operands()[1]) +
+           ")";
   }
   return "0";
 }

@@ -32,6 +32,12 @@ template <class I> NTC_HOST_DEVICE constexpr I floor_div(I a, I b) {
 /// ceil(a / b); 0 when b is 0.
 template <class I> NTC_HOST_DEVICE constexpr I ceil_div(I a, I b) { return -floor_div<I>(-a, b); }
 
+/// The smaller of a and b (std::min is not callable from device code).
+template <class I> NTC_HOST_DEVICE constexpr I min(I a, I b) { return b < a ? b : a; }
+
+/// The larger of a and b.
+template <class I> NTC_HOST_DEVICE constexpr I max(I a, I b) { return a < b ? b : a; }
+
 /// a mod b with the sign of b; a when b is 0.
 template <class I> NTC_HOST_DEVICE constexpr I floor_mod(I a, I b) {
   return a - floor_div<I>(a, b) * b;
