@@ -762,6 +762,10 @@ struct ArrangementEvaluator::Impl {
     fail(e, "'nt::" + name + "' cannot be used in an arrangement");
   }
 
+  /// The most elements a std::vector of an arrangement holds (shapes and dimension lists are
+  /// short; a longer one is a runaway loop).
+  static constexpr int64_t kMaxVectorElements = 64;
+
   /// True for std::vector: arrangements build computed shapes and dimension lists with it.
   static bool isStdVector(const clang::CXXRecordDecl *record) {
     return record && record->getName() == "vector" && record->isInStdNamespace();
@@ -783,9 +787,10 @@ struct ArrangementEvaluator::Impl {
     }
     if (args.size() == 2 && first->isIntegerType()) {
       const int64_t count = asConstInt(eval(args[0], f), args[0], "the size of a vector");
-      if (count < 0 || count > 64)
-        fail(args[0],
-             "a vector of " + std::to_string(count) + " elements in an arrangement (at most 64)");
+      if (count < 0 || count > kMaxVectorElements)
+        fail(args[0], "a vector of " + std::to_string(count) +
+                          " elements in an arrangement (at most " +
+                          std::to_string(kMaxVectorElements) + ")");
       return Value::ofList(std::vector<Value>(static_cast<size_t>(count), eval(args[1], f)));
     }
     fail(e, "construct a std::vector in an arrangement from a list, another vector, or a size "
@@ -809,8 +814,9 @@ struct ArrangementEvaluator::Impl {
                      const clang::CXXMemberCallExpr *e, const FramePtr &f) {
     if ((name == "push_back" || name == "emplace_back") && args.size() == 1) {
       object.list.push_back(args[0]);
-      if (object.list.size() > 64)
-        fail(e, "a vector of more than 64 elements in an arrangement");
+      if (static_cast<int64_t>(object.list.size()) > kMaxVectorElements)
+        fail(e, "a vector of more than " + std::to_string(kMaxVectorElements) +
+                    " elements in an arrangement");
       assign(e->getImplicitObjectArgument(), object, f);
       return Value{};
     }
