@@ -70,24 +70,28 @@ static nt::Tensor bias_tiles(nt::Tensor bias, nt::Tensor output_tiles, nt::Symbo
   return bias.tile({bn}).unsqueeze(0).expand({output_tiles.shape(0), -1});
 }
 
+// The arranged parameters for blocks of bm output rows, bn output channels and bk of C·R·S.
+static auto conv2d_tiles(nt::Tensor input, nt::Tensor weight, nt::Tensor bias, nt::Tensor output,
+                         nt::Tensor stride, nt::Tensor padding, nt::Tensor dilation, nt::Symbol bm,
+                         nt::Symbol bn, nt::Symbol bk) {
+  auto output_tiles = output_matrix(output, bm, bn);
+  return nt::arrange(
+      lhs_tiles(im2col(input, weight, stride, padding, dilation), output_tiles, bm, bk),
+      rhs_tiles(weight, output_tiles, bk, bn), bias_tiles(bias, output_tiles, bn), output_tiles,
+      stride, padding, dilation);
+}
+
 NT_ARRANGEMENT auto conv2d_arrangement(nt::Tensor input, nt::Tensor weight, nt::Tensor bias,
                                        nt::Tensor output, nt::Tensor stride, nt::Tensor padding,
                                        nt::Tensor dilation) {
-  auto output_tiles = output_matrix(output, BM, BN);
-  return nt::arrange(
-      lhs_tiles(im2col(input, weight, stride, padding, dilation), output_tiles, BM, BK),
-      rhs_tiles(weight, output_tiles, BK, BN), bias_tiles(bias, output_tiles, BN), output_tiles,
-      stride, padding, dilation);
+  return conv2d_tiles(input, weight, bias, output, stride, padding, dilation, BM, BN, BK);
 }
 
 NT_ARRANGEMENT auto conv2d_f32_arrangement(nt::Tensor input, nt::Tensor weight, nt::Tensor bias,
                                            nt::Tensor output, nt::Tensor stride, nt::Tensor padding,
                                            nt::Tensor dilation) {
-  auto output_tiles = output_matrix(output, F32_BM, F32_BN);
-  return nt::arrange(
-      lhs_tiles(im2col(input, weight, stride, padding, dilation), output_tiles, F32_BM, F32_BK),
-      rhs_tiles(weight, output_tiles, F32_BK, F32_BN), bias_tiles(bias, output_tiles, F32_BN),
-      output_tiles, stride, padding, dilation);
+  return conv2d_tiles(input, weight, bias, output, stride, padding, dilation, F32_BM, F32_BN,
+                      F32_BK);
 }
 
 // The GEMM main loop over C·R·S in float32, then the bias of the tile's channels.
