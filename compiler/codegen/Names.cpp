@@ -7,6 +7,9 @@ std::string sizeName(const ParamSpec &p, int d) { return "ntc_" + p.sizeSymbol(d
 
 std::string strideName(const ParamSpec &p, int d) { return "ntc_" + p.strideSymbol(d); }
 
+std::string offsetsName(const ParamSpec &p) { return "ntc_" + p.offsetsName(); }
+std::string seqStartName(const ParamSpec &p) { return "ntc_" + p.seqStartSymbol(); }
+std::string seqLenName(const ParamSpec &p) { return "ntc_" + p.seqLenSymbol(); }
 std::string argsStructName(const KernelSpec &k) { return "ntc_" + k.name + "_args"; }
 
 std::string programName(const KernelSpec &k, size_t n) {

@@ -8,7 +8,8 @@
 //     user names that begin with `ntc_`, so they never meet a generated name;
 //   * every other derived name is `ntc_` + user name + a suffix that ends differently for
 //     every kind (`_size_<d>`, `_stride_<d>`, `_meta`, `_args`, `_info`, `_params`,
-//     `_program<n>`), so two kinds never produce the same identifier;
+//     `_program<n>`, `_offsets`, `_seq_start`, `_seq_len`, `_offsets_copy`), so two kinds never
+//     produce the same identifier;
 //   * locals and loop indices of the application are `t_<name>` and `l_<name>`, program
 //     coordinates and lanes `pid<d>` and `lane<d>`.
 //
@@ -25,6 +26,12 @@ namespace ntc::codegen {
 std::string sizeName(const ParamSpec &p, int d);
 /// The local (and argument member) holding the stride of `p` in dimension `d` (elements).
 std::string strideName(const ParamSpec &p, int d);
+/// The argument member holding the offsets of jagged tensor `p`.
+std::string offsetsName(const ParamSpec &p);
+/// The local holding the first row of the batch entry a program reads of jagged tensor `p`.
+std::string seqStartName(const ParamSpec &p);
+/// The local holding the length of the batch entry a program reads of jagged tensor `p`.
+std::string seqLenName(const ParamSpec &p);
 /// The struct of a kernel's arguments.
 std::string argsStructName(const KernelSpec &k);
 /// The program function of a kernel's `n`-th specialization.

@@ -45,6 +45,11 @@ public:
         known_[p.sizeSymbol(d)] = sizeName(p, d);
         known_[p.strideSymbol(d)] = strideName(p, d);
       }
+    for (const ParamSpec &p : f.spec.params)
+      if (p.jaggedDim) {
+        known_[p.seqStartSymbol()] = seqStartName(p);
+        known_[p.seqLenSymbol()] = seqLenName(p);
+      }
   }
 
   void emit(const std::string &name) {
@@ -77,6 +82,7 @@ public:
         line("ntc_rest /= " + extent + ";");
       }
     }
+    jaggedBatches();
     stmts(f_.body);
     os_ << d_.epilogue();
   }
@@ -104,6 +110,22 @@ private:
     line("[[maybe_unused]] const Index " + passes::programCoordinate(cols) +
          " = ntc_in_band / ntc_band_rows;");
     return rows;
+  }
+
+  /// The first row and the length of the batch entry each jagged tensor's accesses read
+  /// (passes::resolveJagged); an entry outside the batch is empty.
+  void jaggedBatches() {
+    for (const passes::JaggedBatch &b : passes::resolveJagged(f_.spec)) {
+      const ParamSpec &p = f_.spec.params[b.param];
+      const std::string entry = integer(b.batch), offsets = "ntc_args." + offsetsName(p);
+      const std::string inBatch = "(" + entry + ") >= 0 && (" + entry + ") < " + sizeName(p, 0);
+      line("// The batch entry of jagged '" + p.name + "' this program reads.");
+      line("[[maybe_unused]] const Index " + seqStartName(p) + " = " + inBatch +
+           " ? static_cast<Index>(" + offsets + "[" + entry + "]) : Index(0);");
+      line("[[maybe_unused]] const Index " + seqLenName(p) + " = " + inBatch +
+           " ? static_cast<Index>(" + offsets + "[(" + entry + ") + 1]) - " + seqStartName(p) +
+           " : Index(0);");
+    }
   }
 
   /// The C++ name of an integer symbol: sizes and strides are locals of the prologue,

@@ -381,7 +381,7 @@ private:
     for (const ParamSpec &p : fn_.spec.params) {
       if (p.name == name)
         return true;
-      tensors.push_back({p.name, p.ndim});
+      tensors.push_back({p.name, p.ndim, p.jaggedDim.has_value()});
     }
     for (const MetaParam &m : fn_.spec.metas)
       if (m.name == name)

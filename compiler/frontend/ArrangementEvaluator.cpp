@@ -924,7 +924,15 @@ struct ArrangementEvaluator::Impl {
       p->upperBounds[dimArg(args.at(0))] = asConstInt(args.at(1), e, "an upper bound");
     else if (name == "constexpr_dim")
       p->constexprDims[dimArg(args.at(0))] = true;
-    else
+    else if (name == "jagged_dim") {
+      const size_t d = dimArg(args.at(0));
+      if (d == 0)
+        fail(e, "dimension 0 of a jagged tensor is its batch; jagged_dim must be 1 or more");
+      if (p->jaggedDim && *p->jaggedDim != static_cast<int>(d))
+        fail(e, "a tensor has at most one jagged dimension (already " +
+                    std::to_string(*p->jaggedDim) + ")");
+      p->jaggedDim = static_cast<int>(d);
+    } else
       fail(e, "'" + name + "' is not an option of a tensor parameter");
     Value v;
     v.kind = Value::Kind::Param;
@@ -1076,7 +1084,12 @@ struct ArrangementEvaluator::Impl {
       if (ps.isIntegerConstexpr())
         constexprSymbols[ps.name] = ps.constexprSymbol();
       spec.params.push_back(ps);
-      frame->vars[arrangement->getParamDecl(i)] = Value::ofTensor(Layout::source(ps.name, shape));
+      Layout source = Layout::source(ps.name, shape);
+      if (ps.jaggedDim)
+        source = source.jagged(static_cast<size_t>(*ps.jaggedDim),
+                               Expr::symbol(ps.seqStartSymbol(), {0, std::nullopt}),
+                               Expr::symbol(ps.seqLenSymbol(), {0, std::nullopt}));
+      frame->vars[arrangement->getParamDecl(i)] = Value::ofTensor(source);
     }
 
     Value result;

@@ -62,6 +62,10 @@ public:
           throw SourceError(k->getSourceRange(), e.message)
               .note(application->getSourceRange(),
                     "the application's parameters are the arranged tensors in this order");
+        std::vector<passes::VerifyError> jagged;
+        passes::resolveJagged(spec, &jagged);
+        for (const passes::VerifyError &e : jagged)
+          throw SourceError(k->getSourceRange(), e.message);
         checkApplication(application);
         result_.kernels.push_back(translateApplication(application, spec));
         clang::PresumedLoc where = sm.getPresumedLoc(kernelRange(k, sm).getBegin());

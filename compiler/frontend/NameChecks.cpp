@@ -131,7 +131,7 @@ void checkParameterNames(clang::ASTContext &ctx, const clang::FunctionDecl *kern
   std::vector<TensorName> tensors;
   for (const ParamSpec &p : spec.params)
     if (p.kind == ParamSpec::Kind::Tensor)
-      tensors.push_back({p.name, p.ndim});
+      tensors.push_back({p.name, p.ndim, p.jaggedDim.has_value()});
 
   // Parameters of the arrangement (the kernel's parameters) and of the application.
   std::vector<const clang::ParmVarDecl *> params;

@@ -283,6 +283,11 @@ std::string generatedSymbol(std::string_view name, const std::vector<TensorName>
         return quoted + " is the name ntc gives to the " + what + " of '" + t.name +
                "' in dimension " + std::string(d);
     }
+  for (const TensorName &t : tensors)
+    if (t.jagged && (name == t.name + "_seq_start" || name == t.name + "_seq_len"))
+      return quoted + " is the name ntc gives to the " +
+             (name == t.name + "_seq_len" ? "length" : "first row") +
+             " of the batch entry a program reads of jagged tensor '" + t.name + "'";
   return "";
 }
 
@@ -294,10 +299,15 @@ std::string reservedKernelName(std::string_view name) {
   return reservedPrefix(name);
 }
 
-std::string reservedParameterName(std::string_view name, const std::vector<TensorName> &) {
+std::string reservedParameterName(std::string_view name, const std::vector<TensorName> &tensors) {
   // Generated code never spells a parameter's name where a generated symbol lives (see
   // compiler/codegen/Names.h), so `x_size_0` or `pid0` are fine as parameters; only names
-  // that C and C++ themselves reserve are not.
+  // that C and C++ themselves reserve are not, and the offsets parameter of a jagged tensor,
+  // which the generated function takes next to it.
+  for (const TensorName &t : tensors)
+    if (t.jagged && name == t.name + "_offsets")
+      return "the generated function takes the offsets of jagged tensor '" + t.name +
+             "' under this name";
   return reservedCName(name);
 }
 

@@ -20,6 +20,7 @@ namespace ntc {
 struct TensorName {
   std::string name;
   int rank = 0;
+  bool jagged = false; ///< has a jagged dimension (ParamSpec::jaggedDim)
 };
 
 /// Why `name` cannot be a kernel name (the C function ntc generates), or "".

@@ -28,11 +28,21 @@ struct ParamSpec {
   std::vector<std::optional<int64_t>> upperBounds; ///< per dimension
   std::vector<bool> constexprDims;                 ///< per dimension
   std::vector<double> constexprValues;             ///< nt::Constexpr's allowed values
+  /// jagged_dim(j): dimension j's extent varies with the batch entry (dimension 0). The
+  /// caller passes the values (rank ndim - 1: the batch folded into dimension j) and the
+  /// offsets of each batch entry's first row; size j is then the longest sequence.
+  std::optional<int> jaggedDim;
 
   /// The symbol naming the size of dimension d ("lhs_size_1").
   std::string sizeSymbol(int d) const { return name + "_size_" + std::to_string(d); }
   /// The symbol naming the stride of dimension d ("lhs_stride_1").
   std::string strideSymbol(int d) const { return name + "_stride_" + std::to_string(d); }
+  /// The C parameter holding the offsets of a jagged tensor ("x_offsets").
+  std::string offsetsName() const { return name + "_offsets"; }
+  /// The symbol of a jagged tensor's first row in the values for one batch entry.
+  std::string seqStartSymbol() const { return name + "_seq_start"; }
+  /// The symbol of a jagged tensor's sequence length for one batch entry.
+  std::string seqLenSymbol() const { return name + "_seq_len"; }
   /// True for an nt::Constexpr whose values are all integers: it stands for an integer symbol.
   bool isIntegerConstexpr() const { return kind == Kind::Constexpr && dtype == DType::Int64; }
   /// The symbol an integer nt::Constexpr stands for: its name, ranging over its values.

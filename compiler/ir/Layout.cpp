@@ -63,6 +63,18 @@ Layout Layout::source(const std::string &name, const std::vector<Expr> &shape) {
   return l;
 }
 
+Layout Layout::jagged(size_t dim, const Expr &start, const Expr &length) const {
+  if (levels_.size() != 1 || dim >= levels_[0].dims.size())
+    throw LayoutError("jagged: only a fresh source tensor can have a jagged dimension");
+  Layout l = *this;
+  const Expr &index = levels_[0].dims[dim].index;
+  l.coords_[dim] = index + start;
+  for (IndexBound &b : l.bounds_)
+    if (b.value == index)
+      b.extent = length;
+  return l;
+}
+
 void Layout::replaceIndices(const std::map<std::string, Expr> &subst) {
   for (Expr &c : coords_)
     c = c.substitute(subst);

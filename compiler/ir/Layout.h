@@ -73,6 +73,11 @@ public:
   /// coordinates.
   static Layout source(const std::string &name, const std::vector<Expr> &shape);
 
+  /// A fresh source whose dimension `dim` is jagged: its coordinate starts at `start` (the
+  /// batch entry's first row) and its bound is `length` (the entry's own length) instead of
+  /// the extent, which stays the longest length. Only on a fresh source.
+  Layout jagged(size_t dim, const Expr &start, const Expr &length) const;
+
   /// Name of the source tensor (the arrangement's parameter).
   const std::string &sourceName() const { return sourceName_; }
   /// Extents of the source tensor.

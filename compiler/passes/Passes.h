@@ -113,6 +113,10 @@ struct Access {
   std::vector<Expr> laneExtents; ///< the tile's (compile-time) extents
 };
 
+/// The program coordinates that the level-0 index variables of arranged parameter `param`
+/// stand for (`pid<d>` of the grid, or 0 for a dimension of extent 1).
+std::map<std::string, Expr> programSubstitution(const KernelSpec &spec, int param);
+
 /// resolve-access: coordinates and mask of param[subscripts] in a specialized function.
 Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> &subscripts);
 
@@ -268,6 +272,22 @@ struct AliasCheck {
 /// alias-checks: the overlap checks of a kernel's wrapper, one per pair of a written tensor
 /// and another tensor (pairs of written tensors once).
 std::vector<AliasCheck> aliasChecks(const kir::Function &f);
+
+/// The batch entry of a jagged tensor (ParamSpec::jaggedDim) that a program reads: the
+/// program binds the entry's first row and length (ParamSpec::seqStartSymbol/seqLenSymbol)
+/// from the offsets before its body.
+struct JaggedBatch {
+  int param = -1;    ///< the jagged tensor (an index into KernelSpec::params)
+  int arranged = -1; ///< its arranged parameter
+  Expr batch;        ///< its batch coordinate, in the program coordinates `pid<d>`
+};
+
+/// resolve-jagged: the batch entry of every jagged tensor, in program coordinates. A batch
+/// coordinate that depends on anything else than the program (an inner level or a lane: the
+/// batch dimension tiled by more than 1) is a VerifyError in `errors` (and that tensor is left
+/// out).
+std::vector<JaggedBatch> resolveJagged(const KernelSpec &spec,
+                                       std::vector<VerifyError> *errors = nullptr);
 
 /// Name of the program coordinate symbol of grid dimension d.
 std::string programCoordinate(size_t d);

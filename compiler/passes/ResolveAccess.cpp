@@ -16,24 +16,30 @@ bool isGeneratedIndex(const std::string &symbol) {
   return false;
 }
 
-Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> &subscripts) {
-  const Layout &l = f.spec.arranged[param].layout;
-  const auto &levels = l.levels();
+std::map<std::string, Expr> programSubstitution(const KernelSpec &spec, int param) {
   std::map<std::string, Expr> subst;
-  Access access;
-  // Level 0: the program's coordinates; the grid is level 0 of the first tensor, and this
-  // tensor's dimensions other than 1 take its dimensions other than 1 in order.
-  int anchor = gridAnchor(f.spec);
-  std::vector<size_t> anchorDims =
-      anchor < 0 ? std::vector<size_t>{}
-                 : gridDims(f.spec.arranged[anchor].layout.levels()[0].shape());
+  // The grid is level 0 of the first tensor, and this tensor's dimensions other than 1 take
+  // its dimensions other than 1 in order.
+  int anchor = gridAnchor(spec);
+  std::vector<size_t> anchorDims = anchor < 0
+                                       ? std::vector<size_t>{}
+                                       : gridDims(spec.arranged[anchor].layout.levels()[0].shape());
   size_t next = 0;
-  for (const Dim &dim : levels[0].dims) {
+  for (const Dim &dim : spec.arranged[param].layout.levels()[0].dims) {
     Expr coordinate(0);
     if (dim.extent != Expr(1) && next < anchorDims.size())
       coordinate = Expr::symbol(programCoordinate(anchorDims[next++]), {0, std::nullopt});
     subst[dim.index.symbolName()] = coordinate;
   }
+  return subst;
+}
+
+Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> &subscripts) {
+  const Layout &l = f.spec.arranged[param].layout;
+  const auto &levels = l.levels();
+  Access access;
+  // Level 0: the program's coordinates.
+  std::map<std::string, Expr> subst = programSubstitution(f.spec, param);
   // Middle levels: the subscripts.
   size_t j = 0;
   for (size_t level = 1; level + 1 < levels.size(); ++level)

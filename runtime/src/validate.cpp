@@ -255,6 +255,38 @@ bool well_formed(const DLTensor *t, int64_t &count) noexcept {
 
 } // namespace
 
+ntc_status_t check_offsets(const char *kernel, const DLTensor *offsets, const char *param,
+                           const int64_t *host, int64_t rows, int64_t &longest) noexcept {
+  try {
+    longest = 0;
+    const int64_t count = offsets->ndim == 1 ? offsets->shape[0] : 0;
+    if (count < 1)
+      return fail(NTC_ERROR_INVALID_ARGUMENT,
+                  prefix(kernel, param) + "has no entry (it needs batch + 1 entries)");
+    if (count > 1 && stride(offsets, 0) != 1)
+      return fail(NTC_ERROR_INVALID_ARGUMENT, prefix(kernel, param) + "has stride " +
+                                                  std::to_string(stride(offsets, 0)) +
+                                                  ", expected a contiguous tensor");
+    if (host[0] < 0)
+      return fail(NTC_ERROR_INVALID_ARGUMENT,
+                  prefix(kernel, param) + "starts at " + std::to_string(host[0]) + " < 0");
+    for (int64_t i = 1; i < count; ++i) {
+      if (host[i] < host[i - 1])
+        return fail(NTC_ERROR_INVALID_ARGUMENT,
+                    prefix(kernel, param) + "decreases at entry " + std::to_string(i) + " (" +
+                        std::to_string(host[i]) + " after " + std::to_string(host[i - 1]) + ")");
+      longest = std::max(longest, host[i] - host[i - 1]);
+    }
+    if (host[count - 1] > rows)
+      return fail(NTC_ERROR_INVALID_ARGUMENT, prefix(kernel, param) + "ends at " +
+                                                  std::to_string(host[count - 1]) + ", past the " +
+                                                  std::to_string(rows) + " rows of the values");
+    return NTC_SUCCESS;
+  } catch (...) {
+    return fail(NTC_ERROR_INTERNAL, std::string(kernel) + ": cannot check '" + param + "'");
+  }
+}
+
 ntc_status_t check_tensor(const char *kernel, const DLTensor *t, const char *param, int32_t ndim,
                           DLDataType dtype, DLDeviceType device) noexcept {
   try {

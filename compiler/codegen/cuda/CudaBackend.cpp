@@ -136,10 +136,15 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
                 "2147483647\");\n";
         if (!p.vector.empty()) {
           std::string ready;
-          for (const passes::VectorCondition &c : p.vector)
-            ready += std::string(ready.empty() ? "" : " && ") + "ntc::rt::vector_ready(" +
-                     f.spec.params[c.param].name + ", " + std::to_string(c.dim) + ", " +
-                     std::to_string(c.width) + ")";
+          for (const passes::VectorCondition &c : p.vector) {
+            // A jagged tensor's values lack its batch dimension (stride 0, never vectorised).
+            const ParamSpec &param = f.spec.params[c.param];
+            const int dim = param.jaggedDim ? c.dim - 1 : c.dim;
+            ready += std::string(ready.empty() ? "" : " && ") +
+                     (dim < 0 ? std::string("false")
+                              : "ntc::rt::vector_ready(" + param.name + ", " + std::to_string(dim) +
+                                    ", " + std::to_string(c.width) + ")");
+          }
           code += "      if (" + ready + ") {\n" +
                   launchCode(name, p.name + "_vec" + index, p.threads, p.vectorSmem, "        ") +
                   "      }\n";
@@ -164,7 +169,7 @@ std::vector<GeneratedFile> generateCuda(const std::vector<kir::Function> &kernel
         "<ntc/rt/index.hpp>\n#include "
         "<ntc/rt/validate.hpp>\n\n";
   os << "#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <limits>\n#include "
-        "<string>\n\n";
+        "<string>\n#include <vector>\n\n";
   for (const kir::Function &f : kernels)
     emitKernel(passes::runPipeline(f, passes::Target::Cuda, gpu, trace), gpu, trace, os);
   return {{stem + ".h", emitHeader(kernels, stem, sourceName)}, {stem + ".cu", os.str()}};

@@ -33,6 +33,48 @@ std::string formatValue(const ParamSpec &p, double v) {
   return cppDoubleLiteral(v);
 }
 
+/// The arguments of a jagged tensor: its values, its offsets and its sizes and strides, the
+/// batch's stride 0 and the jagged extent the longest sequence, which the offsets give once
+/// checked (read back to the host first on the GPU).
+void emitJaggedArgs(const ParamSpec &p, const std::string &k, const std::string &target,
+                    std::ostringstream &os) {
+  const int j = *p.jaggedDim;
+  const std::string offsets = p.offsetsName();
+  os << "    // '" << p.name << "' is jagged in dimension " << j << ": '" << offsets
+     << "' says where each batch entry starts.\n";
+  os << "    ntc_args." << p.name << " = ntc::rt::data<" << elementType(p.dtype, target) << ">("
+     << p.name << ");\n";
+  os << "    ntc_args." << offsetsName(p) << " = ntc::rt::data<const int64_t>(" << offsets
+     << ");\n";
+  os << "    ntc_args." << sizeName(p, 0) << " = std::max<int64_t>(0, ntc::rt::size(" << offsets
+     << ", 0) - 1);\n";
+  os << "    ntc_args." << strideName(p, 0) << " = 0;\n";
+  for (int d = 1; d < p.ndim; ++d)
+    os << "    ntc_args." << sizeName(p, d) << " = ntc::rt::size(" << p.name << ", " << d - 1
+       << ");\n    ntc_args." << strideName(p, d) << " = ntc::rt::stride(" << p.name << ", "
+       << d - 1 << ");\n";
+  const std::string host = "ntc_" + p.name + "_offsets_copy";
+  if (target == "cuda") {
+    os << "    std::vector<int64_t> " << host << "(static_cast<std::size_t>(ntc::rt::size("
+       << offsets << ", 0)));\n";
+    os << "    if (!" << host << ".empty()) {\n";
+    os << "      const cudaStream_t ntc_copy_stream = static_cast<cudaStream_t>(ntc_stream);\n";
+    os << "      cudaError_t ntc_err = cudaMemcpyAsync(" << host << ".data(), ntc_args."
+       << offsetsName(p) << ", " << host
+       << ".size() * sizeof(int64_t), cudaMemcpyDeviceToHost, ntc_copy_stream);\n";
+    os << "      if (ntc_err == cudaSuccess)\n        ntc_err = "
+          "cudaStreamSynchronize(ntc_copy_stream);\n";
+    os << "      if (ntc_err != cudaSuccess)\n        return ntc::rt::fail(NTC_ERROR_CUDA, "
+       << quote(k + ": reading '" + offsets + "': ")
+       << " + std::string(cudaGetErrorString(ntc_err)));\n";
+    os << "    }\n";
+  }
+  const std::string hostData = target == "cuda" ? host + ".data()" : "ntc_args." + offsetsName(p);
+  os << "    if ((ntc_status = ntc::rt::check_offsets(" << quote(k) << ", " << offsets << ", "
+     << quote(offsets) << ", " << hostData << ", ntc::rt::size(" << p.name << ", " << j - 1
+     << "), ntc_args." << sizeName(p, j) << ")))\n      return ntc_status;\n";
+}
+
 } // namespace
 
 std::string cppElementType(DType t) {
@@ -94,7 +136,9 @@ std::string dlpackDType(DType t) {
 std::string wrapperPrototype(const kir::Function &f) {
   std::string s = "ntc_status_t " + f.spec.name + "(";
   for (const ParamSpec &p : f.spec.params) {
-    if (isTensor(p))
+    if (isTensor(p) && p.jaggedDim)
+      s += "const DLTensor *" + p.name + ", const DLTensor *" + p.offsetsName();
+    else if (isTensor(p))
       s += "const DLTensor *" + p.name;
     else if (p.kind == ParamSpec::Kind::Constexpr)
       s += constexprType(p) + " " + p.name;
@@ -129,6 +173,8 @@ void emitArgsStruct(const kir::Function &f, const std::string &target, std::ostr
   for (const ParamSpec &p : f.spec.params) {
     if (isTensor(p)) {
       os << "  " << elementType(p.dtype, target) << " *" << p.name << " = nullptr;\n";
+      if (p.jaggedDim)
+        os << "  const int64_t *" << offsetsName(p) << " = nullptr;\n";
       for (int d = 0; d < p.ndim; ++d)
         os << "  int64_t " << sizeName(p, d) << " = 0;\n  int64_t " << strideName(p, d)
            << " = 0;\n";
@@ -150,11 +196,18 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   os << "  static_cast<void>(ntc_stream);\n";
   os << "  return ntc::rt::guard(" << quote(k) << ", [&]() -> ntc_status_t {\n";
   os << "    ntc_status_t ntc_status = NTC_SUCCESS;\n";
-  for (const ParamSpec &p : f.spec.params)
-    if (isTensor(p))
-      os << "    if ((ntc_status = ntc::rt::check_tensor(" << quote(k) << ", " << p.name << ", "
-         << quote(p.name) << ", " << p.ndim << ", " << dlpackDType(p.dtype) << ", " << device
+  for (const ParamSpec &p : f.spec.params) {
+    if (!isTensor(p))
+      continue;
+    // A jagged tensor's values have its batch folded into the jagged dimension.
+    os << "    if ((ntc_status = ntc::rt::check_tensor(" << quote(k) << ", " << p.name << ", "
+       << quote(p.name) << ", " << (p.jaggedDim ? p.ndim - 1 : p.ndim) << ", "
+       << dlpackDType(p.dtype) << ", " << device << ")))\n      return ntc_status;\n";
+    if (p.jaggedDim)
+      os << "    if ((ntc_status = ntc::rt::check_tensor(" << quote(k) << ", " << p.offsetsName()
+         << ", " << quote(p.offsetsName()) << ", 1, ntc::rt::dtypes::int64, " << device
          << ")))\n      return ntc_status;\n";
+  }
   for (const passes::AliasCheck &c : passes::aliasChecks(f)) {
     const std::string &w = f.spec.params[c.written].name, &o = f.spec.params[c.other].name;
     os << "    if ((ntc_status = ntc::rt::check_no_overlap(" << quote(k) << ", " << w << ", "
@@ -167,10 +220,11 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
       first = first ? first : &p;
   if (target == "cuda" && first) {
     for (const ParamSpec &p : f.spec.params)
-      if (isTensor(p) && &p != first)
-        os << "    if ((ntc_status = ntc::rt::check_same_device(" << quote(k) << ", " << first->name
-           << ", " << quote(first->name) << ", " << p.name << ", " << quote(p.name)
-           << ")))\n      return ntc_status;\n";
+      for (const std::string &name : {p.name, p.offsetsName()})
+        if (isTensor(p) && (name == p.name ? &p != first : p.jaggedDim.has_value()))
+          os << "    if ((ntc_status = ntc::rt::check_same_device(" << quote(k) << ", "
+             << first->name << ", " << quote(first->name) << ", " << name << ", " << quote(name)
+             << ")))\n      return ntc_status;\n";
     os << "    // Launch on the tensors' device; the caller's current device is restored.\n";
     os << "    ntc::rt::device_guard ntc_device(\n"
           "        [](int32_t &ntc_id) {\n"
@@ -187,6 +241,10 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   }
   os << "    " << argsStructName(f.spec) << " ntc_args;\n";
   for (const ParamSpec &p : f.spec.params) {
+    if (isTensor(p) && p.jaggedDim) {
+      emitJaggedArgs(p, k, target, os);
+      continue;
+    }
     if (isTensor(p)) {
       os << "    ntc_args." << p.name << " = ntc::rt::data<" << elementType(p.dtype, target) << ">("
          << p.name << ");\n";
@@ -297,14 +355,24 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
 void emitInfo(const kir::Function &f, const std::string &target, std::ostringstream &os) {
   const std::string &k = f.spec.name;
   os << "static const ntc_param_info_t " << paramTableName(f.spec) << "[] = {\n";
-  for (const ParamSpec &p : f.spec.params)
-    os << "    {" << quote(p.name) << ", "
-       << (isTensor(p) ? "NTC_PARAM_TENSOR" : "NTC_PARAM_SCALAR") << ", " << p.ndim << ", "
-       << dlpackDType(p.dtype) << "},\n";
+  size_t entries = 0;
+  for (const ParamSpec &p : f.spec.params) {
+    const char *kind = !isTensor(p)  ? "NTC_PARAM_SCALAR"
+                       : p.jaggedDim ? "NTC_PARAM_JAGGED"
+                                     : "NTC_PARAM_TENSOR";
+    os << "    {" << quote(p.name) << ", " << kind << ", " << (p.jaggedDim ? p.ndim - 1 : p.ndim)
+       << ", " << dlpackDType(p.dtype) << "},\n";
+    ++entries;
+    if (isTensor(p) && p.jaggedDim) {
+      os << "    {" << quote(p.offsetsName())
+         << ", NTC_PARAM_OFFSETS, 1, ntc::rt::dtypes::int64},\n";
+      ++entries;
+    }
+  }
   os << "};\n\n";
   os << "extern \"C\" const ntc_kernel_info_t *ntc_" << k << "_info(void) {\n";
-  os << "  static const ntc_kernel_info_t info = {" << quote(k) << ", " << f.spec.params.size()
-     << ", " << paramTableName(f.spec) << ", " << quote(target) << "};\n";
+  os << "  static const ntc_kernel_info_t info = {" << quote(k) << ", " << entries << ", "
+     << paramTableName(f.spec) << ", " << quote(target) << "};\n";
   os << "  return &info;\n}\n\n";
 }
 

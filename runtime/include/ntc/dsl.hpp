@@ -218,6 +218,14 @@ public:
   /// NineToothed's `constexpr` size option, accepted and recorded; extent `dim` stays a run-time
   /// size of the generated code (upper_bound gives compile-time tile extents).
   Tensor constexpr_dim(int dim) const;
+  /// Makes dimension `dim` (1 or more) jagged, as NineToothed's `Tensor(jagged_dim=dim)` and
+  /// PyTorch's nested jagged tensors: its extent differs per entry of dimension 0 (the batch).
+  /// The generated function takes the values (a tensor of rank ndim - 1, the sequences one
+  /// after another along dimension `dim` - 1) and `<name>_offsets` (int64, batch + 1 entries,
+  /// where each sequence starts); in the arrangement extent `dim` is the longest sequence, and
+  /// accesses past the end of a batch entry's own sequence are masked. Each program must read
+  /// one batch entry: the batch dimension is tiled by 1.
+  Tensor jagged_dim(int dim) const;
 
   /// Splits each dim into (number of tiles) x (tile); `-1` = whole extent. The tile becomes
   /// `dtype()`. Outer extent: ceil((N - D*(T-1) - 1) / S) + 1 (floor with `floor_mode`).

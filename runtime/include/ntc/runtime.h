@@ -37,14 +37,19 @@ const char *ntc_status_string(ntc_status_t status);
 /** Kind of a kernel parameter. */
 typedef enum ntc_param_kind {
   NTC_PARAM_TENSOR = 0, /**< a DLTensor */
-  NTC_PARAM_SCALAR = 1  /**< a run-time scalar passed by value */
+  NTC_PARAM_SCALAR = 1, /**< a run-time scalar passed by value */
+  NTC_PARAM_JAGGED = 2, /**< the values of a jagged tensor: a DLTensor whose rank (ndim) is one
+                             less than the kernel's tensor (its batch folded into the jagged
+                             dimension); the next entry is its offsets */
+  NTC_PARAM_OFFSETS = 3 /**< the offsets of the jagged tensor before it: int64, rank 1, one
+                             entry per batch entry and one more */
 } ntc_param_kind_t;
 
 /** Description of one kernel parameter (for generic runners). */
 typedef struct ntc_param_info {
   const char *name;      /**< parameter name in the kernel source */
-  ntc_param_kind_t kind; /**< tensor or scalar */
-  int32_t ndim;          /**< tensor rank (0 for scalars) */
+  ntc_param_kind_t kind; /**< tensor, scalar, jagged values or their offsets */
+  int32_t ndim;          /**< rank of the DLTensor passed (0 for scalars) */
   DLDataType dtype;      /**< element type */
 } ntc_param_info_t;
 
