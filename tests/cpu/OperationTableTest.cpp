@@ -100,3 +100,29 @@ TEST_CASE("operation table: every ntl:: function computes what ntc::cpu computes
   SECTION(#name) { CHECK_OPERATION_##arity(name) }
 #include <ntc/common/operations.inc>
 }
+
+TEST_CASE("log1p: ln(1 + x), accurate near 0", "[cpu][operations]") {
+  // Where 1 + x rounds in float, log(1 + x) loses the digits of x; log1p keeps them.
+  const std::vector<double> xs = {0.0,  1e-30, 1e-10, -1e-7, 1e-7,  3e-5,
+                                  -0.5, 0.25,  1.0,   7.5,   1000.0};
+  const int64_t n = int64_t(xs.size());
+  Tensor<float> x({n}), out({n});
+  Tensor<float16> h({n}), out_h({n});
+  for (int64_t i = 0; i < n; ++i) {
+    x(i) = float(xs[size_t(i)]);
+    h(i) = float16(xs[size_t(i)]);
+  }
+  REQUIRE_NTC_OK(op_log1p_f32(&x, &out, nullptr));
+  REQUIRE_NTC_OK(op_log1p_f16(&h, &out_h, nullptr));
+  Mismatch m, m_h;
+  for (int64_t i = 0; i < n; ++i) {
+    const std::string at = "x = " + std::to_string(xs[size_t(i)]);
+    m.add(at, out(i), std::log1p(double(x(i))), 0, 2e-7);
+    // float16: computed in float from the float16 input, rounded once.
+    m_h.add(at, to_double(out_h(i)), std::log1p(to_double(h(i))), 0, 1e-3);
+  }
+  CHECK_CLOSE(m);
+  CHECK_CLOSE(m_h);
+  CHECK(out(1) == 1e-30f); // log(1 + x) would give 0
+  CHECK(out(4) == Approx(1e-7).epsilon(1e-6));
+}
