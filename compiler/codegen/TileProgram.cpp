@@ -11,6 +11,8 @@
 #include "codegen/CppExpr.h"
 #include "codegen/Names.h"
 
+#include "ir/Operations.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -570,10 +572,9 @@ private:
     case ValueKind::Unary: {
       const Value &x = v->operands[0];
       Emitted e = value(x);
-      if (v->op == "neg")
-        return {"(-" + e.code + ")", e.isTile};
-      if (v->op == "not")
-        return {"(!" + e.code + ")", e.isTile};
+      const kir::Operation *op = kir::findOperation(v->op);
+      if (op && !op->isFunction()) // a prefix operator: (-x), (!x)
+        return {"(" + std::string(op->token) + e.code + ")", e.isTile};
       return {ns_ + "::" + v->op + "(" + as(x, v->type.dtype) + ")", e.isTile};
     }
     case ValueKind::Binary:
@@ -642,21 +643,17 @@ private:
   }
 
   Emitted binary(const Value &v) {
-    static const std::map<std::string, std::string> infix = {
-        {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"mod", "%"},
-        {"lt", "<"},  {"le", "<="}, {"gt", ">"},  {"ge", ">="}, {"eq", "=="},
-        {"ne", "!="}, {"and", "&"}, {"or", "|"},  {"xor", "^"}};
+    const kir::Operation *op = kir::findOperation(v->op);
     const Value &a = v->operands[0], &b = v->operands[1];
-    bool compare =
-        v->type.dtype == DType::Bool && v->op != "and" && v->op != "or" && v->op != "xor";
+    // The operands of a comparison are converted to their common type, not to bool.
+    bool compare = op && op->rule == kir::TypeRule::Compare;
     DType t = compare ? promote(a, b) : v->type.dtype;
     bool aTile = value(a).isTile, bTile = value(b).isTile;
     std::string x = operand(a, t, v), y = operand(b, t, v);
     if (!aTile && !bTile) // two elements: make one a tile for the library
       x = create("scalar", type(t), {}) + x + ")";
-    auto it = infix.find(v->op);
-    if (it != infix.end())
-      return {"(" + x + " " + it->second + " " + y + ")", true};
+    if (op && !op->isFunction()) // an infix operator: (x + y)
+      return {"(" + x + " " + op->token + " " + y + ")", true};
     return {ns_ + "::" + v->op + "(" + x + ", " + y + ")", true};
   }
 

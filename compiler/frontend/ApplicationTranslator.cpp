@@ -13,6 +13,8 @@
 #include "frontend/ReservedNames.h"
 #include "frontend/WrittenParams.h"
 
+#include "ir/Operations.h"
+
 #include "support/Diagnostics.h"
 
 #include <clang/AST/ASTContext.h>
@@ -90,10 +92,6 @@ struct Scope {
   }
 };
 using ScopePtr = std::shared_ptr<Scope>;
-
-const std::set<std::string> kUnaryMath = {"exp",     "exp2", "log",   "log2", "sqrt",
-                                          "rsqrt",   "abs",  "sin",   "cos",  "tanh",
-                                          "sigmoid", "erf",  "floor", "ceil"};
 
 class Translator {
 public:
@@ -1334,10 +1332,9 @@ private:
                       : eval(args[i], scope, out));
     auto tile = [&](size_t i) { return asTile(a.at(i), args.at(i)); };
     auto tv = [&](auto make) { return TV::ofTile(typed(e, make)); };
-    if (kUnaryMath.count(name))
-      return tv([&] { return makeUnary(name, tile(0)); });
-    if (name == "maximum" || name == "minimum" || name == "pow")
-      return tv([&] { return makeBinary(name, tile(0), tile(1)); });
+    if (const kir::Operation *op = kir::findFunction(name)) // the operation table
+      return op->arity == 1 ? tv([&] { return makeUnary(name, tile(0)); })
+                            : tv([&] { return makeBinary(name, tile(0), tile(1)); });
     if (name == "clamp")
       return tv(
           [&] { return makeBinary("minimum", makeBinary("maximum", tile(0), tile(1)), tile(2)); });

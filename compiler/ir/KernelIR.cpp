@@ -1,5 +1,6 @@
 //===- KernelIR.cpp - tile values, statements and their typing ------------===//
 #include "ir/KernelIR.h"
+#include "ir/Operations.h"
 
 #include <ntc/common/promotion.hpp>
 
@@ -37,15 +38,34 @@ StmtNode node(StmtKind kind) {
 Value make(ValueNode n) { return std::make_shared<const ValueNode>(std::move(n)); }
 Stmt make(StmtNode n) { return std::make_shared<const StmtNode>(std::move(n)); }
 
-const std::vector<std::string> kMathOps = {"exp",     "exp2", "log",   "log2", "sqrt",
-                                           "rsqrt",   "abs",  "sin",   "cos",  "tanh",
-                                           "sigmoid", "erf",  "floor", "ceil"};
-const std::vector<std::string> kCompareOps = {"lt", "le", "gt", "ge", "eq", "ne"};
-const std::vector<std::string> kArithOps = {"add",     "sub", "mul", "div", "mod", "maximum",
-                                            "minimum", "pow", "and", "or",  "xor"};
+/// The row of the `arity`-operand operation `op` (ntc/common/operations.inc).
+const Operation &operation(const std::string &op, int arity) {
+  const Operation *row = findOperation(op);
+  if (!row || row->arity != arity)
+    throw TypeError(std::string("unknown ") + (arity == 1 ? "unary" : "binary") + " operation '" +
+                    op + "'");
+  return *row;
+}
 
-bool contains(const std::vector<std::string> &v, const std::string &s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
+/// The element type of `op`'s result, its operands' common type being `common`.
+DType resultType(const Operation &op, DType common) {
+  switch (op.rule) {
+  case TypeRule::Promote:
+    return common;
+  case TypeRule::Float:
+    return isFloat(common) ? common : DType::Float32;
+  case TypeRule::Integral:
+    if (isFloat(common)) {
+      const std::string what = op.isFunction() ? op.name : op.token;
+      throw TypeError("'" + what + "' needs " +
+                      (op.arity == 1 ? "a bool or integer tile" : "bool or integer tiles") +
+                      ", not " + dtypeName(common));
+    }
+    return common;
+  case TypeRule::Compare:
+    return DType::Bool;
+  }
+  return common;
 }
 
 int64_t normalizeAxis(int64_t axis, size_t rank, const char *op) {
@@ -199,39 +219,21 @@ Value makeArange(Expr begin, Expr end) {
 }
 
 Value makeUnary(const std::string &op, Value x) {
+  const Operation &row = operation(op, 1);
   TileType t = x->type;
-  if (contains(kMathOps, op)) {
-    if (!isFloat(t.dtype))
-      t.dtype = DType::Float32;
-  } else if (op == "not") {
-    if (isFloat(t.dtype))
-      throw TypeError("'!' needs a bool or integer tile, not " + std::string(dtypeName(t.dtype)));
-  } else if (op != "neg") {
-    throw TypeError("unknown unary operation '" + op + "'");
-  }
+  t.dtype = resultType(row, t.dtype);
   ValueNode n = node(ValueKind::Unary, t);
   n.op = op;
-  n.weak = x->weak && op == "neg";
+  n.weak = x->weak && row.rule == TypeRule::Promote; // -x keeps a weak constant weak
   n.operands = {std::move(x)};
   return make(std::move(n));
 }
 
 Value makeBinary(const std::string &op, Value a, Value b) {
+  const Operation &row = operation(op, 2);
   TileType t;
   t.shape = broadcastShapes(a->type.shape, b->type.shape);
-  DType common = promote(a, b);
-  if (contains(kCompareOps, op)) {
-    t.dtype = DType::Bool;
-  } else if (contains(kArithOps, op)) {
-    t.dtype = common;
-    if ((op == "and" || op == "or" || op == "xor") && isFloat(common))
-      throw TypeError("'&' and '|' need bool or integer tiles, not " +
-                      std::string(dtypeName(common)));
-    if (op == "pow" && !isFloat(common))
-      t.dtype = DType::Float32;
-  } else {
-    throw TypeError("unknown binary operation '" + op + "'");
-  }
+  t.dtype = resultType(row, promote(a, b));
   ValueNode n = node(ValueKind::Binary, t);
   n.op = op;
   n.weak = a->weak && b->weak;

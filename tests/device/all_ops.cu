@@ -100,23 +100,14 @@ template <class T, class S, int Th> __device__ void math(T *out, const T *in) {
   const auto x = dev::load<T, S, Th>(in, 0, Dense<S>{S::numel});
   const auto y = dev::load<T, S, Th>(in + S::numel, 0, Dense<S>{S::numel});
   const Dense<S> at{S::numel};
-  dev::store(out, dev::exp(x), at);
-  dev::store(out, dev::exp2(x), at);
-  dev::store(out, dev::log(x), at);
-  dev::store(out, dev::log2(x), at);
-  dev::store(out, dev::sqrt(x), at);
-  dev::store(out, dev::rsqrt(x), at);
-  dev::store(out, dev::sin(x), at);
-  dev::store(out, dev::cos(x), at);
-  dev::store(out, dev::tanh(x), at);
-  dev::store(out, dev::sigmoid(x), at);
-  dev::store(out, dev::erf(x), at);
-  dev::store(out, dev::floor(x), at);
-  dev::store(out, dev::ceil(x), at);
-  dev::store(out, dev::abs(x), at);
-  dev::store(out, dev::pow(x, y), at);
+  // Every function of the operation table (ntc/common/operations.inc), on tiles.
+#define NTC_ALL_OPS_CALL_1(name) dev::store(out, dev::name(x), at);
+#define NTC_ALL_OPS_CALL_2(name) dev::store(out, dev::name(x, y), at);
+#define NTC_FUNCTION(name, arity, rule) NTC_ALL_OPS_CALL_##arity(name)
+#include <ntc/common/operations.inc>
+#undef NTC_ALL_OPS_CALL_1
+#undef NTC_ALL_OPS_CALL_2
   dev::store(out, dev::pow(x, 2.0), at);
-  dev::store(out, dev::maximum(x, y), at);
   dev::store(out, dev::minimum(x, 0.0), at);
   dev::store(out, dev::clamp(x, -1, 1.0), at);
   dev::store(out, dev::where(x < y, x, y), at);

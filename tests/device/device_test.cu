@@ -653,7 +653,7 @@ template <class T, class S, int Th> void math(const char *name, double fulps) {
   const hvec<H> p = random_values<H>(N, 0, 50, 0.02);
   const hvec<H> b = random_values<H>(N, -6, 6, 0.02);
   DevBuf<T> da(a), dp(p), db(b);
-  constexpr int K = 22;
+  constexpr int K = 23;
   DevBuf<T> out(K * N);
   T *pa = da.ptr, *pp = dp.ptr, *pb = db.ptr, *po = out.ptr;
   launch<Th>([=] __device__(Smem) {
@@ -666,6 +666,7 @@ template <class T, class S, int Th> void math(const char *name, double fulps) {
     put(dev::exp2(x));
     put(dev::log(q));
     put(dev::log2(q));
+    put(dev::log1p(q));
     put(dev::sqrt(q));
     put(dev::rsqrt(q));
     put(dev::sin(x));
@@ -701,6 +702,7 @@ template <class T, class S, int Th> void math(const char *name, double fulps) {
   check<H>(n + " exp2", next(), cpu::exp2(x), f);
   check<H>(n + " log", next(), cpu::log(q), f);
   check<H>(n + " log2", next(), cpu::log2(q), f);
+  check<H>(n + " log1p", next(), cpu::log1p(q), f);
   check<H>(n + " sqrt", next(), cpu::sqrt(q));
   check<H>(n + " rsqrt", next(), cpu::rsqrt(q));
   check<H>(n + " sin", next(), cpu::sin(x), f);

@@ -50,10 +50,10 @@ NT_ARRANGEMENT auto ops_arrangement(nt::Tensor a, nt::Tensor b, nt::Tensor c, nt
 
 // A helper application with an out parameter.
 NT_APPLICATION void helper_application(nt::Tile x, nt::Tile &result) {
-  result = ntl::exp(x) + ntl::exp2(x) + ntl::log(x) + ntl::log2(x) + ntl::sqrt(x) + ntl::rsqrt(x) +
-           ntl::abs(x) + ntl::sin(x) + ntl::cos(x) + ntl::tanh(x) + ntl::sigmoid(x) + ntl::erf(x) +
-           ntl::floor(x) + ntl::ceil(x) + ntl::pow(x, 2) + ntl::maximum(x, 0) + ntl::minimum(0, x) +
-           ntl::clamp(x, -1, 1.5);
+  result = ntl::exp(x) + ntl::exp2(x) + ntl::log(x) + ntl::log2(x) + ntl::log1p(x) + ntl::sqrt(x) +
+           ntl::rsqrt(x) + ntl::abs(x) + ntl::sin(x) + ntl::cos(x) + ntl::tanh(x) +
+           ntl::sigmoid(x) + ntl::erf(x) + ntl::floor(x) + ntl::ceil(x) + ntl::pow(x, 2) +
+           ntl::maximum(x, 0) + ntl::minimum(0, x) + ntl::clamp(x, -1, 1.5);
 }
 
 NT_APPLICATION void ops_application(nt::Tile a, nt::Tile b, nt::Tile c, nt::Tile d, nt::Tile scale,

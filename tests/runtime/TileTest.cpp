@@ -259,6 +259,8 @@ TEST_CASE("math functions agree with <cmath>", "[tile][math]") {
       {"log", log<float>, log<double>, log<float16>, [](double x) { return std::log(x); }, true},
       {"log2", log2<float>, log2<double>, log2<float16>, [](double x) { return std::log2(x); },
        true},
+      {"log1p", log1p<float>, log1p<double>, log1p<float16>, [](double x) { return std::log1p(x); },
+       true},
       {"sqrt", sqrt<float>, sqrt<double>, sqrt<float16>, [](double x) { return std::sqrt(x); },
        true},
       {"rsqrt", rsqrt<float>, rsqrt<double>, rsqrt<float16>,

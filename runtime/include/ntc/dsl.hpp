@@ -409,40 +409,19 @@ Tile full(Shape shape, double value, DType dtype);
 /// The 1-d int32 tile `start, start + 1, …, end - 1` (compile-time bounds).
 Tile arange(std::int64_t start, std::int64_t end);
 
-/// Elementwise e^x.
-Tile exp(const Tile &x);
-/// Elementwise 2^x.
-Tile exp2(const Tile &x);
-/// Elementwise natural logarithm.
-Tile log(const Tile &x);
-/// Elementwise base-2 logarithm.
-Tile log2(const Tile &x);
-/// Elementwise square root.
-Tile sqrt(const Tile &x);
-/// Elementwise 1 / sqrt(x).
-Tile rsqrt(const Tile &x);
-/// Elementwise absolute value.
-Tile abs(const Tile &x);
-/// Elementwise sine.
-Tile sin(const Tile &x);
-/// Elementwise cosine.
-Tile cos(const Tile &x);
-/// Elementwise hyperbolic tangent.
-Tile tanh(const Tile &x);
-/// Elementwise 1 / (1 + e^-x).
-Tile sigmoid(const Tile &x);
-/// Elementwise error function.
-Tile erf(const Tile &x);
-/// Elementwise round down.
-Tile floor(const Tile &x);
-/// Elementwise round up.
-Tile ceil(const Tile &x);
-/// Elementwise x^y.
-Tile pow(const Tile &x, const Tile &y);
-/// Elementwise larger of `x` and `y`.
-Tile maximum(const Tile &x, const Tile &y);
-/// Elementwise smaller of `x` and `y`.
-Tile minimum(const Tile &x, const Tile &y);
+// The elementwise functions (exp, log, sqrt, sigmoid, maximum, pow, ...) are declared from the
+// operation table, ntc/common/operations.inc, where each row documents its function:
+// `Tile name(const Tile &x);` or `Tile name(const Tile &x, const Tile &y);`.
+/// Internal: declares the one-operand ntl:: function `name`.
+#define NTC_DETAIL_DECLARE_1(name) Tile name(const Tile &x);
+/// Internal: declares the two-operand ntl:: function `name`.
+#define NTC_DETAIL_DECLARE_2(name) Tile name(const Tile &x, const Tile &y);
+/// Internal: declares a function row of the operation table.
+#define NTC_FUNCTION(name, arity, rule) NTC_DETAIL_DECLARE_##arity(name)
+#include <ntc/common/operations.inc>
+#undef NTC_DETAIL_DECLARE_1
+#undef NTC_DETAIL_DECLARE_2
+
 /// Elementwise `x` limited to [lo, hi].
 Tile clamp(const Tile &x, const Tile &lo, const Tile &hi);
 /// Elementwise `cond ? a : b`.

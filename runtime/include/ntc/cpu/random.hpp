@@ -5,6 +5,7 @@
 // number on every backend.
 #pragma once
 
+#include <ntc/common/random.hpp>
 #include <ntc/cpu/tile.hpp>
 
 #include <array>
@@ -14,69 +15,26 @@
 
 namespace ntc::cpu {
 
-/// Philox-4x32 with 10 rounds (Random123's philox4x32_10) on one counter block.
+/// Philox-4x32 with 10 rounds (Random123's philox4x32_10) on one counter block (the shared
+/// ntc::philox::philox4x32_10 on arrays).
 inline std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter,
                                              std::array<uint32_t, 2> key) {
-  constexpr uint64_t round_a = 0xD2511F53u, round_b = 0xCD9E8D57u;
-  for (int round = 0; round < 10; ++round) {
-    const uint64_t p0 = round_a * counter[0];
-    const uint64_t p2 = round_b * counter[2];
-    counter = {uint32_t(p2 >> 32) ^ counter[1] ^ key[0], uint32_t(p2),
-               uint32_t(p0 >> 32) ^ counter[3] ^ key[1], uint32_t(p0)};
-    key[0] += 0x9E3779B9u;
-    key[1] += 0xBB67AE85u;
-  }
-  return counter;
+  const philox::uint4x32 r = philox::philox4x32_10(
+      philox::uint4x32{{counter[0], counter[1], counter[2], counter[3]}}, key[0], key[1]);
+  return {r.w[0], r.w[1], r.w[2], r.w[3]};
 }
 
-namespace detail {
-/// High and low 64 bits of a · b.
-inline void mul_hi_lo64(uint64_t a, uint64_t b, uint64_t &hi, uint64_t &lo) {
-#if defined(__SIZEOF_INT128__)
-  __extension__ typedef unsigned __int128 uint128;
-  const uint128 p = uint128(a) * b;
-  hi = uint64_t(p >> 64);
-  lo = uint64_t(p);
-#else
-  const uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32, b_lo = b & 0xffffffffu, b_hi = b >> 32;
-  const uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo, hh = a_hi * b_hi;
-  const uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-  hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-  lo = a * b;
-#endif
-}
-} // namespace detail
-
-/// Philox-4x64 with 10 rounds (Random123's philox4x64_10) on one counter block.
+/// Philox-4x64 with 10 rounds (Random123's philox4x64_10) on one counter block (the shared
+/// ntc::philox::philox4x64_10 on arrays).
 inline std::array<uint64_t, 4> philox4x64_10(std::array<uint64_t, 4> counter,
                                              std::array<uint64_t, 2> key) {
-  constexpr uint64_t round_a = 0xD2E7470EE14C6C93u, round_b = 0xCA5A826395121157u;
-  for (int round = 0; round < 10; ++round) {
-    uint64_t hi0, lo0, hi2, lo2;
-    detail::mul_hi_lo64(round_a, counter[0], hi0, lo0);
-    detail::mul_hi_lo64(round_b, counter[2], hi2, lo2);
-    counter = {hi2 ^ counter[1] ^ key[0], lo2, hi0 ^ counter[3] ^ key[1], lo0};
-    key[0] += 0x9E3779B97F4A7C15u;
-    key[1] += 0xBB67AE8584CAA73Bu;
-  }
-  return counter;
+  const philox::uint4x64 r = philox::philox4x64_10(
+      philox::uint4x64{{counter[0], counter[1], counter[2], counter[3]}}, key[0], key[1]);
+  return {r.w[0], r.w[1], r.w[2], r.w[3]};
 }
 
-/// Triton's uint_to_uniform_float for 32 bits: a float in [0, 1).
-inline float uint_to_uniform_float(uint32_t bits) {
-  int32_t x = int32_t(bits);
-  if (x < 0)
-    x = ~x; // −x − 1 without overflow
-  return float(x) * 4.6566127342e-10f;
-}
-
-/// Triton's uint_to_uniform_float for 64 bits: a float in [0, 1).
-inline float uint_to_uniform_float(uint64_t bits) {
-  int64_t x = int64_t(bits);
-  if (x < 0)
-    x = ~x;
-  return float(x) * 1.0842020432385337e-19f;
-}
+/// Triton's uint_to_uniform_float (32 and 64 bits): a float in [0, 1).
+using philox::uint_to_uniform_float;
 
 namespace detail {
 template <class O> inline constexpr bool wide_offset_v = sizeof(O) > 4;

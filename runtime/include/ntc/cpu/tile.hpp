@@ -577,29 +577,10 @@ template <class T> Tile<T> trans(const Tile<T> &t) {
     return map(t, [](T value) { return name(value); });                                            \
   }
 
-/// e^x (floating elements; float16/bfloat16 computed in float and rounded). Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(exp, std::exp(x))
-/// 2^x. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(exp2, std::exp2(x))
-/// Natural logarithm. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(log, std::log(x))
-/// Base-2 logarithm. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(log2, std::log2(x))
-/// Square root. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(sqrt, std::sqrt(x))
-/// 1 / √x. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(rsqrt, C(1) / std::sqrt(x))
-/// Sine. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(sin, std::sin(x))
-/// Cosine. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(cos, std::cos(x))
-/// Hyperbolic tangent. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(tanh, std::tanh(x))
-/// 1 / (1 + e^−x). Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(sigmoid, C(1) / (C(1) + std::exp(-x)))
-/// Error function. Tile and scalar.
-NTC_CPU_FLOAT_FUNCTION(erf, std::erf(x))
-
+// The math functions of the operation table (ntc/common/operations.inc), each for a tile and for
+// one element: floating elements only; float16/bfloat16 are computed in float and rounded once.
+#define NTC_MATH(name, cpu, device_float, device_double) NTC_CPU_FLOAT_FUNCTION(name, cpu)
+#include <ntc/common/operations.inc>
 #undef NTC_CPU_FLOAT_FUNCTION
 
 /// |x| (integers wrap: abs(INT_MIN) = INT_MIN; unsigned and bool unchanged). Scalar.

@@ -841,32 +841,12 @@ __device__ Tile<T, S, Th> &Tile<T, S, Th>::operator^=(const U &other) {
     return ::ntc::dev::map(t, [](T value) { return ::ntc::dev::name(value); });                    \
   }
 
-/// e^x (floating elements; 16/8-bit floats computed in float and rounded). Tile and element.
-NTC_DEV_FLOAT_FUNCTION(exp, ::expf(x), ::exp(x))
-/// 2^x. Tile and element. In float it is the special-function unit's approximation
-/// (ex2.approx.ftz: the accuracy of exp2f, one instruction) with results below 2^-126 flushed to
-/// zero, as Triton's exp2; double is exact to the last place.
-NTC_DEV_FLOAT_FUNCTION(exp2, ::ntc::dev::detail::exp2_ftz(x), ::exp2(x))
-/// Natural logarithm. Tile and element.
-NTC_DEV_FLOAT_FUNCTION(log, ::logf(x), ::log(x))
-/// Base-2 logarithm. Tile and element.
-NTC_DEV_FLOAT_FUNCTION(log2, ::log2f(x), ::log2(x))
-/// Square root (correctly rounded). Tile and element.
-NTC_DEV_FLOAT_FUNCTION(sqrt, ::sqrtf(x), ::sqrt(x))
-/// 1 / √x, as a correctly rounded division by a correctly rounded root (as ntc::cpu). Tile and
-/// element.
-NTC_DEV_FLOAT_FUNCTION(rsqrt, 1.0f / ::sqrtf(x), 1.0 / ::sqrt(x))
-/// Sine. Tile and element.
-NTC_DEV_FLOAT_FUNCTION(sin, ::sinf(x), ::sin(x))
-/// Cosine. Tile and element.
-NTC_DEV_FLOAT_FUNCTION(cos, ::cosf(x), ::cos(x))
-/// Hyperbolic tangent. Tile and element.
-NTC_DEV_FLOAT_FUNCTION(tanh, ::tanhf(x), ::tanh(x))
-/// 1 / (1 + e^−x). Tile and element.
-NTC_DEV_FLOAT_FUNCTION(sigmoid, 1.0f / (1.0f + ::expf(-x)), 1.0 / (1.0 + ::exp(-x)))
-/// Error function. Tile and element.
-NTC_DEV_FLOAT_FUNCTION(erf, ::erff(x), ::erf(x))
-
+// The math functions of the operation table (ntc/common/operations.inc), each for a tile and for
+// one element: floating elements only; 16- and 8-bit floats are computed in float and rounded
+// once.
+#define NTC_MATH(name, cpu, device_float, device_double)                                           \
+  NTC_DEV_FLOAT_FUNCTION(name, device_float, device_double)
+#include <ntc/common/operations.inc>
 #undef NTC_DEV_FLOAT_FUNCTION
 
 /// |x| (integers wrap: abs(INT_MIN) = INT_MIN; unsigned and bool unchanged). Element.
