@@ -255,6 +255,12 @@ bool well_formed(const DLTensor *t, int64_t &count) noexcept {
 
 } // namespace
 
+std::string exact_string(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
 ntc_status_t check_offsets(const char *kernel, const DLTensor *offsets, const char *param,
                            const int64_t *host, int64_t rows, int64_t &longest) noexcept {
   try {
@@ -278,9 +284,10 @@ ntc_status_t check_offsets(const char *kernel, const DLTensor *offsets, const ch
       longest = std::max(longest, host[i] - host[i - 1]);
     }
     if (host[count - 1] > rows)
-      return fail(NTC_ERROR_INVALID_ARGUMENT, prefix(kernel, param) + "ends at " +
-                                                  std::to_string(host[count - 1]) + ", past the " +
-                                                  std::to_string(rows) + " rows of the values");
+      return fail(NTC_ERROR_INVALID_ARGUMENT,
+                  prefix(kernel, param) + "ends at " + std::to_string(host[count - 1]) +
+                      ", past the values' extent " + std::to_string(rows) +
+                      " along the jagged dimension");
     return NTC_SUCCESS;
   } catch (...) {
     return fail(NTC_ERROR_INTERNAL, std::string(kernel) + ": cannot check '" + param + "'");

@@ -81,6 +81,9 @@ TEST_CASE("hygiene: nt::Constexpr values keep every digit", "[cpu][hygiene]") {
     CHECK(std::string(ntc_last_error()).find("expected one of 0.1234567, 1e-09") !=
           std::string::npos);
   }
+  // The rejected value is reported with all its digits too.
+  CHECK(scale_by_constexpr(&input, 1e-10, &output, nullptr) == NTC_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(ntc_last_error()).find("parameter 'c' is 1e-10,") != std::string::npos);
 }
 
 TEST_CASE("C++ semantics: lambda captures and references", "[cpu][hygiene]") {

@@ -162,8 +162,8 @@ TEST_CASE("jagged tensors: bad offsets are a status naming the parameter", "[jag
                "to_padded_f32: parameter 'input_offsets' decreases at entry 2 (5 after 6)");
   Tensor<int64_t> past({3});
   past(0) = 0, past(1) = 6, past(2) = 11;
-  expect_error(past, "to_padded_f32: parameter 'input_offsets' ends at 11, past the 10 rows of "
-                     "the values");
+  expect_error(past, "to_padded_f32: parameter 'input_offsets' ends at 11, past the values' "
+                     "extent 10 along the jagged dimension");
   Tensor<int64_t> negative({3});
   negative(0) = -1, negative(1) = 4, negative(2) = 9;
   expect_error(negative, "to_padded_f32: parameter 'input_offsets' starts at -1 < 0");

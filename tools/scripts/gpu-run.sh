@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On a GPU machine (see gpu-bundle.sh): build the CUDA and CPU kernel libraries from
-# gpu-bundle/, run the device-library tests, the GPU kernel tests (tests/gpu) and the
-# benchmark (tools/bench/gpu_bench.py). Logs go to $OUT when set. NTC_DEVICE_TEST=1: the
-# device-library tests too; NTC_CHECK_MMA=1: the kernels also as sm_80 runs them (mma.sync).
+# gpu-bundle/, run the device-library tests, the GPU kernel tests (tests/gpu; check_dsl.py runs
+# the DSL test kernels of tests/cpu/kernels) and the benchmark (tools/bench/gpu_bench.py). Logs
+# go to $OUT when set. NTC_DEVICE_TEST=1: the device-library tests too; NTC_CHECK_MMA=1: the
+# kernels also as sm_80 runs them (mma.sync).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
@@ -44,6 +45,18 @@ for cpp in gpu-bundle/ops-cpu/*.cpp; do
     -o "/tmp/ntc-build/ops/cpu-$(basename "$cpp" .cpp).o" &
   pids+=($!)
 done
+# The DSL test kernels (tests/cpu/kernels), CUDA and CPU, into libdsl_cuda.so / libdsl_cpu.so.
+mkdir -p /tmp/ntc-build/dsl
+for cu in gpu-bundle/dsl-cuda/*.cu; do
+  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cuda \
+    -c "$cu" -o "/tmp/ntc-build/dsl/$(basename "$cu" .cu).o" > "$out/ptxas-dsl-$(basename "$cu" .cu).txt" 2>&1 &
+  pids+=($!)
+done
+for cpp in gpu-bundle/dsl-cpu/*.cpp; do
+  g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cpu -c "$cpp" \
+    -o "/tmp/ntc-build/dsl/cpu-$(basename "$cpp" .cpp).o" &
+  pids+=($!)
+done
 # With NTC_CHECK_MMA=1 the kernels are also built with NTC_DEV_NO_WGMMA: the device code that
 # sm_80 runs (mma.sync products), checked on this GPU as well.
 if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
@@ -59,6 +72,10 @@ g++ -shared -fopenmp -o /tmp/ntc-build/libkernels_cpu.so /tmp/ntc-build/cpu-*.o
 g++ -shared -fopenmp -o /tmp/ntc-build/libops_cpu.so /tmp/ntc-build/ops/cpu-*.o \
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o
 nvcc -shared $arch -o /tmp/ntc-build/libops_cuda.so $(ls /tmp/ntc-build/ops/*.o | grep -v '/cpu-') \
+  /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
+g++ -shared -fopenmp -o /tmp/ntc-build/libdsl_cpu.so /tmp/ntc-build/dsl/cpu-*.o \
+  /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o
+nvcc -shared $arch -o /tmp/ntc-build/libdsl_cuda.so $(ls /tmp/ntc-build/dsl/*.o | grep -v '/cpu-') \
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
 nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda.so \
   $(ls /tmp/ntc-build/*.o | grep -v '/cpu-') /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
@@ -76,6 +93,9 @@ PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_
 echo "== operator library (kernels/ops)"
 PYTHONUNBUFFERED=1 python3 tests/gpu/check_ops.py /tmp/ntc-build/libops_cuda.so \
   /tmp/ntc-build/libops_cpu.so 2>&1 | tee "$out/check-ops.txt" | grep -v "^ok " | tail -40 || status=1
+echo "== DSL test kernels (tests/cpu/kernels)"
+PYTHONUNBUFFERED=1 python3 tests/gpu/check_dsl.py /tmp/ntc-build/libdsl_cuda.so \
+  /tmp/ntc-build/libdsl_cpu.so 2>&1 | tee "$out/check-dsl.txt" | grep -v "^ok " | tail -40 || status=1
 if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
   nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda_mma.so /tmp/ntc-build/mma/*.o \
     /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart

@@ -261,7 +261,8 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
         allowed += (i ? ", " : "") + formatValue(p, p.constexprValues[i]);
       }
       os << "    if (!(" << cond << "))\n      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
-         << quote(k + ": parameter '" + p.name + "' is ") << " + std::to_string(" << p.name
+         << quote(k + ": parameter '" + p.name + "' is ") << " + "
+         << (p.dtype == DType::Float64 ? "ntc::rt::exact_string(" : "std::to_string(") << p.name
          << ") + " << quote(", expected one of " + allowed) << ");\n";
     }
     os << "    ntc_args." << p.name << " = " << p.name << ";\n";

@@ -3,6 +3,7 @@
 // lists), one helper serving kernels of rank 2 and 3 and any dimension: x − max(x) along a dim.
 
 #include <cstdint>
+#include <limits>
 #include <ntc/dsl.hpp>
 #include <vector>
 
@@ -35,10 +36,15 @@ NT_ARRANGEMENT auto permuted_arrangement(nt::Tensor x, nt::Tensor y) {
 }
 NT_APPLICATION void minus_max(nt::Tile x, nt::Tile y) { y = x - ntl::max(x); }
 
-NT_KERNEL(minus_max_2d, rows_arrangement, minus_max, nt::Tensor(2, nt::float32).upper_bound(1, 64),
-          nt::Tensor(2, nt::float32).upper_bound(1, 64));
-NT_KERNEL(minus_max_3d, rows_arrangement, minus_max, nt::Tensor(3, nt::float32).upper_bound(1, 64),
-          nt::Tensor(3, nt::float32).upper_bound(1, 64));
-NT_KERNEL(minus_max_dim0_3d, permuted_arrangement, minus_max,
-          nt::Tensor(3, nt::float32).upper_bound(0, 64),
-          nt::Tensor(3, nt::float32).upper_bound(0, 64));
+NT_KERNEL(
+    minus_max_2d, rows_arrangement, minus_max,
+    nt::Tensor(2, nt::float32).upper_bound(1, 64).other(-std::numeric_limits<double>::infinity()),
+    nt::Tensor(2, nt::float32).upper_bound(1, 64));
+NT_KERNEL(
+    minus_max_3d, rows_arrangement, minus_max,
+    nt::Tensor(3, nt::float32).upper_bound(1, 64).other(-std::numeric_limits<double>::infinity()),
+    nt::Tensor(3, nt::float32).upper_bound(1, 64));
+NT_KERNEL(
+    minus_max_dim0_3d, permuted_arrangement, minus_max,
+    nt::Tensor(3, nt::float32).upper_bound(0, 64).other(-std::numeric_limits<double>::infinity()),
+    nt::Tensor(3, nt::float32).upper_bound(0, 64));

@@ -127,12 +127,16 @@ ntc_status_t check_same_device(const char *kernel, const DLTensor *a, const char
 ntc_status_t check_equal(const char *kernel, const char *what_a, int64_t a, const char *what_b,
                          int64_t b) noexcept;
 
+/// `value` with the digits that read back as the same double (%.17g), for messages.
+std::string exact_string(double value);
+
 /// Checks the offsets of a jagged tensor, read from host memory `host` (the tensor `offsets`
 /// itself on the CPU, a copy of it for a GPU): rank 1 and contiguous (checked on `offsets`), at
 /// least one entry, non-decreasing from offsets[0] >= 0 to offsets[last] <= `rows` (the values'
 /// extent along the jagged dimension). Sets `longest` to the longest sequence (0 without
 /// batch entries). Returns NTC_SUCCESS or NTC_ERROR_INVALID_ARGUMENT with e.g.
-/// "to_padded: parameter 'x_offsets' decreases at entry 3 (10 after 12)".
+/// "to_padded: parameter 'x_offsets' decreases at entry 3 (10 after 12)". `rows` is the values'
+/// extent along the jagged dimension.
 ntc_status_t check_offsets(const char *kernel, const DLTensor *offsets, const char *param,
                            const int64_t *host, int64_t rows, int64_t &longest) noexcept;
 
