@@ -5,13 +5,47 @@
 
 namespace ntc::passes {
 
+namespace {
+
+/// True when `e` is never negative given a positive divisor: floor(x / d) of a non-negative x,
+/// and x mod d.
+bool nonNegativeQuotient(const Expr &e) {
+  if (e.kind() == ExprKind::Mod)
+    return true;
+  if (e.kind() == ExprKind::FloorDiv) {
+    Interval x = e.operands()[0].range();
+    return x.lo && *x.lo >= 0;
+  }
+  return false;
+}
+
+/// True when `value < extent` follows from another term of the mask: x mod n < n, and
+/// floor(x / d) < e when x < e · d is checked as well (the unravelled coordinates of a
+/// flattened index, which its bound on the flat index already covers).
+bool impliedUpper(const MaskTerm &t, const std::vector<MaskTerm> &all) {
+  const Expr &v = t.value;
+  if (v.kind() == ExprKind::Mod && v.operands()[1] == t.extent)
+    return true;
+  if (v.kind() != ExprKind::FloorDiv)
+    return false;
+  const Expr bound = t.extent * v.operands()[1];
+  return std::any_of(all.begin(), all.end(), [&](const MaskTerm &o) {
+    return o.checkUpper && o.value == v.operands()[0] && o.extent == bound;
+  });
+}
+
+} // namespace
+
 void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param) {
   std::vector<MaskTerm> kept;
   for (MaskTerm t : access.mask) {
     Interval r = t.value.range();
     if (r.lo && *r.lo >= 0)
       t.checkLower = false;
-    if (provablyLess(t.value, t.extent))
+    // Divisors in masks are extents: an extent of 0 empties the tensor (no program reads it).
+    if (nonNegativeQuotient(t.value))
+      t.checkLower = false;
+    if (provablyLess(t.value, t.extent) || impliedUpper(t, access.mask))
       t.checkUpper = false;
     // A program coordinate is inside its own grid dimension by construction.
     if (t.value.kind() == ExprKind::Symbol)
