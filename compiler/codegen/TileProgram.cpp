@@ -68,6 +68,13 @@ public:
         line("[[maybe_unused]] const Index " + strideName(p, d) + " = " + stride);
       }
     }
+    if (d_.programsPerBlock() > 1) {
+      std::string programs;
+      for (const Expr &e : grid_.extents)
+        programs += (programs.empty() ? "" : " * ") + integer(e);
+      line("if (ntc_program >= " + (programs.empty() ? std::string("1") : programs) +
+           ")\n    return; // past the last program");
+    }
     line(
         "// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
     line("[[maybe_unused]] Index ntc_rest = static_cast<Index>(ntc_program);");

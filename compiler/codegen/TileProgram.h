@@ -62,6 +62,8 @@ public:
   virtual int dotLoopThreads() const { return 0; }
   /// The GPU target model of the programs (null on the CPU).
   virtual const GpuTarget *gpuTarget() const { return nullptr; }
+  /// How many programs one block runs (passes::programsPerBlock; 1 on the CPU).
+  virtual int programsPerBlock() const { return 1; }
   /// True when every launch of the program has stride 1 in dimension `dim` of parameter
   /// `param` (the dispatcher checked it), so the prologue makes that stride the constant 1.
   virtual bool unitStride(int /*param*/, int /*dim*/) const { return false; }

@@ -222,6 +222,11 @@ kir::Function pipelineLoads(const kir::Function &laidOut, const GpuTarget &gpu);
 /// reads (TileLayout::swizzle; see SwizzleShared.cpp), in whole kilobytes per stage.
 kir::Function swizzleShared(const kir::Function &pipelined);
 
+/// pack-programs (GPU): how many programs one block runs, warp w taking program
+/// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations
+/// communicates through shared memory or block barriers (see PackPrograms.cpp), else 1.
+int programsPerBlock(const kir::Function &laidOut, int threads);
+
 /// The shared memory of one program on the GPU.
 struct SharedPlan {
   kir::Function function;   ///< the function with every shared-memory tile at its offset

@@ -58,7 +58,7 @@ NT_KERNEL(row_center, row_arrangement, center_application, nt::Tensor(2, nt::flo
 // CU: __launch_bounds__(128) ntc_row_softmax_program0_vec(
 // CU: ntc::dev::load_vec<float, ntc::dev::Shape<1, 1024>, 128>(
 // CU: ntc::dev::store_vec(ntc_args.output,
-// CU-LABEL: __launch_bounds__(32) ntc_short_softmax_program0(
+// CU-LABEL: __launch_bounds__(128) ntc_short_softmax_program0(
 // CU: ntc::dev::load<float, ntc::dev::Shape<1, 16>, 32>(
 // CU-LABEL: __launch_bounds__(256) ntc_row_twice_program0(
 // CU-NOT: Chunked

@@ -26,7 +26,7 @@ NT_KERNEL(log1p_i32, vector_arrangement, log1p_application, nt::Tensor(1, nt::in
 // CPP-LABEL: void ntc_log1p_i32_program0(
 // CPP:         ntc::cpu::store(ntc_args.y, ntc::cpu::log1p(ntc::cpu::cast<float>(ntc::cpu::load<int32_t>(
 
-// CU-LABEL: void __launch_bounds__(32) ntc_log1p_f16_program0(
+// CU-LABEL: void __launch_bounds__(128) ntc_log1p_f16_program0(
 // CU:         ntc::dev::store(ntc_args.y, ntc::dev::log1p(ntc::dev::load<ntc::dev::float16,
-// CU-LABEL: void __launch_bounds__(32) ntc_log1p_i32_program0(
+// CU-LABEL: void __launch_bounds__(128) ntc_log1p_i32_program0(
 // CU:         ntc::dev::store(ntc_args.y, ntc::dev::log1p(ntc::dev::cast<float>(ntc::dev::load<int32_t,

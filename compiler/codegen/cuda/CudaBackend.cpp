@@ -27,19 +27,28 @@ struct Program {
   /// Shared memory of the twin (it may differ: the element-by-element program's layout may be
   /// cyclic).
   int64_t vectorSmem = 0;
+  /// Programs per block of the program and of its twin (passes::programsPerBlock); `smem` and
+  /// `vectorSmem` are then a block's, for all of them.
+  int programs = 1, vectorPrograms = 1;
 };
+
+/// A program's shared memory rounded up so that the programs of a block each start aligned.
+int64_t perProgramSmem(int64_t bytes) { return (bytes + 127) / 128 * 128; }
 
 /// The launch of one program (after the grid check), returning from the wrapper.
 std::string launchCode(const std::string &kernel, const std::string &fn, int threads,
-                       int64_t smemBytes, const std::string &indent) {
+                       int64_t smemBytes, const std::string &indent, int programs = 1) {
   std::string smem = std::to_string(smemBytes), code;
+  const std::string blocks = programs == 1 ? std::string("ntc_grid")
+                                           : "(ntc_grid + " + std::to_string(programs - 1) +
+                                                 ") / " + std::to_string(programs);
   if (smemBytes > 48 * 1024)
     code += indent + "if (cudaError_t e = cudaFuncSetAttribute(" + fn +
             ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + smem + "); e != cudaSuccess)\n" +
             indent + "  return ntc::rt::fail(NTC_ERROR_CUDA, std::string(\"" + kernel +
             ": cudaFuncSetAttribute failed: \") + cudaGetErrorString(e));\n";
-  code += indent + fn + "<<<dim3(static_cast<unsigned>(ntc_grid)), dim3(" +
-          std::to_string(threads) + "), " + smem +
+  code += indent + fn + "<<<dim3(static_cast<unsigned>(" + blocks + ")), dim3(" +
+          std::to_string(threads * programs) + "), " + smem +
           ", static_cast<cudaStream_t>(ntc_stream)>>>(ntc_args);\n";
   code += indent + "if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)\n" + indent +
           "  return ntc::rt::fail(NTC_ERROR_LAUNCH, std::string(\"" + kernel +
@@ -101,10 +110,14 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
     const passes::GridInfo grid = passes::specializeGrid(k.grid, values);
     Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid, gpu), 0, {}};
     passes::SharedPlan shared = layOut(f, unlaid, p.name, p.threads, gpu, trace, true);
-    p.smem = shared.totalBytes;
-    os << "// " << what.str() << "; " << p.threads << " threads, " << p.smem
-       << " bytes of shared memory.\n";
-    emitProgram(shared.function, grid, p.name, CudaDialect(p.threads, gpu), os);
+    p.programs = passes::programsPerBlock(shared.function, p.threads);
+    p.smem = p.programs == 1 ? shared.totalBytes : p.programs * perProgramSmem(shared.totalBytes);
+    os << "// " << what.str() << "; " << p.threads << " threads, " << shared.totalBytes
+       << " bytes of shared memory"
+       << (p.programs > 1 ? "; " + std::to_string(p.programs) + " programs per block" : "")
+       << ".\n";
+    emitProgram(shared.function, grid, p.name,
+                CudaDialect(p.threads, gpu, {}, p.programs, perProgramSmem(shared.totalBytes)), os);
     // The vector-access twin, when the dispatcher can check its conditions. Its accesses are
     // planned on the blocked layout, which the element-by-element program may have replaced
     // by the cyclic one (then the twin is laid out again, and its shared memory may differ).
@@ -112,11 +125,17 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
       shared = layOut(f, unlaid, p.name + "_vec", p.threads, gpu, trace, false);
     p.vector = passes::vectorConditions(shared.function, grid, p.threads, gpu);
     if (!p.vector.empty()) {
-      p.vectorSmem = shared.totalBytes;
-      os << "// " << what.str() << "; " << p.threads << " threads, " << p.vectorSmem
-         << " bytes of shared memory; vector accesses (the dispatcher checked strides and "
-         << "alignment).\n";
-      emitProgram(shared.function, grid, p.name + "_vec", CudaDialect(p.threads, gpu, p.vector),
+      p.vectorPrograms = passes::programsPerBlock(shared.function, p.threads);
+      p.vectorSmem = p.vectorPrograms == 1 ? shared.totalBytes
+                                           : p.vectorPrograms * perProgramSmem(shared.totalBytes);
+      os << "// " << what.str() << "; " << p.threads << " threads, " << shared.totalBytes
+         << " bytes of shared memory"
+         << (p.vectorPrograms > 1 ? "; " + std::to_string(p.vectorPrograms) + " programs per block"
+                                  : "")
+         << "; vector accesses (the dispatcher checked strides and alignment).\n";
+      emitProgram(shared.function, grid, p.name + "_vec",
+                  CudaDialect(p.threads, gpu, p.vector, p.vectorPrograms,
+                              perProgramSmem(shared.totalBytes)),
                   os);
     }
     programs[values] = p;
@@ -146,10 +165,11 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &gpu, std::ostr
                                     ", " + std::to_string(c.width) + ")");
           }
           code += "      if (" + ready + ") {\n" +
-                  launchCode(name, p.name + "_vec" + index, p.threads, p.vectorSmem, "        ") +
+                  launchCode(name, p.name + "_vec" + index, p.threads, p.vectorSmem, "        ",
+                             p.vectorPrograms) +
                   "      }\n";
         }
-        return code + launchCode(name, p.name + index, p.threads, p.smem, "      ");
+        return code + launchCode(name, p.name + index, p.threads, p.smem, "      ", p.programs);
       },
       os);
   emitInfo(f, "cuda", os);

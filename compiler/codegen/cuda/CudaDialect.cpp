@@ -50,11 +50,20 @@ std::string CudaDialect::broadcastTo(const std::string &x,
 }
 
 std::string CudaDialect::prologue(const kir::Function &f, const std::string &name) const {
-  return "template <class Index>\n__global__ void __launch_bounds__(" + std::to_string(threads_) +
-         ") " + name + "(const " + argsStructName(f.spec) +
-         " ntc_args) {\n  extern __shared__ __align__(1024) unsigned char ntc_smem_buffer[];\n"
-         "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n"
-         "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
+  const std::string head = "template <class Index>\n__global__ void __launch_bounds__(" +
+                           std::to_string(threads_ * programs_) + ") " + name + "(const " +
+                           argsStructName(f.spec) +
+                           " ntc_args) {\n  extern __shared__ __align__(1024) unsigned char "
+                           "ntc_smem_buffer[];\n";
+  if (programs_ == 1)
+    return head + "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n"
+                  "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
+  const std::string n = std::to_string(programs_);
+  return head + "  // " + n + " one-warp programs per block: warp w runs program blockIdx.x * " +
+         n + " + w.\n  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer + " +
+         "threadIdx.x / 32 * " + std::to_string(smemPerProgram_) +
+         "};\n  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x) * " + n +
+         " + threadIdx.x / 32;\n";
 }
 
 std::string CudaDialect::epilogue() const { return "}\n\n"; }

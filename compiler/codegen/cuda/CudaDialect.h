@@ -16,9 +16,13 @@ public:
   /// passes::allocateShared). With `vectorConditions` (those of passes::vectorConditions, which
   /// the dispatcher checks before the launch; each implies stride 1 in its dimension) the
   /// accesses that qualify are compiled with vector instructions.
+  /// `programs` > 1 (passes::programsPerBlock): a block runs that many one-warp programs,
+  /// each with `smemPerProgram` bytes of the dynamic shared memory.
   CudaDialect(int threads, const GpuTarget &gpu,
-              std::vector<passes::VectorCondition> vectorConditions = {})
-      : threads_(threads), gpu_(gpu), vectorConditions_(std::move(vectorConditions)) {}
+              std::vector<passes::VectorCondition> vectorConditions = {}, int programs = 1,
+              int64_t smemPerProgram = 0)
+      : threads_(threads), gpu_(gpu), vectorConditions_(std::move(vectorConditions)),
+        programs_(programs), smemPerProgram_(smemPerProgram) {}
   std::string ns() const override;
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
@@ -38,11 +42,14 @@ public:
   int dotLoopThreads() const override;
   const GpuTarget *gpuTarget() const override { return &gpu_; }
   bool unitStride(int param, int dim) const override;
+  int programsPerBlock() const override { return programs_; }
 
 private:
   int threads_;
   GpuTarget gpu_;
   std::vector<passes::VectorCondition> vectorConditions_;
+  int programs_;
+  int64_t smemPerProgram_;
 };
 
 } // namespace ntc::codegen

@@ -61,7 +61,7 @@ template <int Threads, int V> struct Chunked {
     static constexpr int slots = S::numel / Threads;
     /// The row-major linear index of slot s in the calling thread.
     __device__ static int element(int s) {
-      return ((s / V) * Threads + int(threadIdx.x)) * V + s % V;
+      return ((s / V) * Threads + program_thread<Threads>()) * V + s % V;
     }
     /// The multi-index of slot s in the calling thread.
     __device__ static void coord(int s, int *index) { S::unravel(element(s), index); }

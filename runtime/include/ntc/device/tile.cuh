@@ -194,12 +194,13 @@ template <class T, class S, int Threads> struct Tile {
   /// True when every slot of every thread holds an element.
   static constexpr bool full = replicated || N % (V * Threads) == 0;
 
-  /// This thread's elements: slot s holds element layout::element(N, Threads, threadIdx.x, s).
+  /// This thread's elements: slot s holds element layout::element(N, Threads, thread, s) of
+  /// its thread in the program, program_thread<Threads>().
   T v[Slots];
 
   /// Linear index of the element in `slot` of the calling thread (0 for a replicated tile).
   __device__ static int linear(int slot) {
-    return layout::element(N, Threads, int(threadIdx.x), slot);
+    return layout::element(N, Threads, program_thread<Threads>(), slot);
   }
   /// True when `slot` of the calling thread holds an element (always for replicated tiles).
   __device__ static bool owns(int slot) { return full || slot < Slots - 1 || linear(slot) < N; }
@@ -207,7 +208,7 @@ template <class T, class S, int Threads> struct Tile {
   /// (thread 0 for a replicated tile).
   __device__ static bool writes(int slot) {
     if constexpr (replicated)
-      return threadIdx.x == 0;
+      return program_thread<Threads>() == 0;
     else
       return owns(slot);
   }

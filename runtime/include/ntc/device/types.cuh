@@ -30,6 +30,11 @@
 
 namespace ntc::dev {
 
+/// The calling thread's index among the `Threads` threads of its program. A block runs one
+/// program of blockDim.x threads, or, for one-warp programs, several programs side by side
+/// (warp w runs program blockIdx.x · warps + w: see passes::programsPerBlock).
+template <int Threads> __device__ inline int program_thread() { return int(threadIdx.x) % Threads; }
+
 /// IEEE binary16 (CUDA's __half).
 using float16 = __half;
 /// bfloat16 (CUDA's __nv_bfloat16).
