@@ -66,6 +66,21 @@ void check_to_padded(Kernel kernel, const std::vector<int64_t> &lengths, int64_t
     CHECK_CLOSE(compare(output, ref, 0, 0));
 }
 
+/// The sum of each sequence (batch, features), row-major, in double.
+template <class T>
+std::vector<double> sequence_sums(const Values<T> &values, Offsets &offsets,
+                                  const std::vector<int64_t> &lengths, int64_t features) {
+  std::vector<double> sums;
+  for (size_t b = 0; b < lengths.size(); ++b)
+    for (int64_t f = 0; f < features; ++f) {
+      double s = 0;
+      for (int64_t i = 0; i < lengths[b]; ++i)
+        s += values.get({offsets(int64_t(b)) + i, f});
+      sums.push_back(s);
+    }
+  return sums;
+}
+
 } // namespace
 
 TEST_CASE("to_padded: sequences of every length against the reference", "[jagged]") {
@@ -96,15 +111,7 @@ TEST_CASE("jagged_sum: the sum of each sequence", "[jagged]") {
     const int64_t batch = int64_t(lengths.size());
     Tensor<float> output({batch, 97});
     REQUIRE_NTC_OK(jagged_sum_f32(&values, &offsets, &output, nullptr));
-    std::vector<double> ref;
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t f = 0; f < 97; ++f) {
-        double s = 0;
-        for (int64_t i = 0; i < lengths[size_t(b)]; ++i)
-          s += values.get({offsets(b) + i, f});
-        ref.push_back(s);
-      }
-    CHECK_CLOSE(compare(output, ref, 1e-5, 1e-5));
+    CHECK_CLOSE(compare(output, sequence_sums(values, offsets, lengths, 97), 1e-5, 1e-5));
   }
   // float16: float32 accumulation, rounded once.
   std::vector<int64_t> lengths = {20, 5, 33};
@@ -112,15 +119,7 @@ TEST_CASE("jagged_sum: the sum of each sequence", "[jagged]") {
   Offsets offsets(lengths);
   Tensor<float16> output({3, 64});
   REQUIRE_NTC_OK(jagged_sum_f16(&values, &offsets, &output, nullptr));
-  std::vector<double> ref;
-  for (int64_t b = 0; b < 3; ++b)
-    for (int64_t f = 0; f < 64; ++f) {
-      double s = 0;
-      for (int64_t i = 0; i < lengths[size_t(b)]; ++i)
-        s += values.get({offsets(b) + i, f});
-      ref.push_back(s);
-    }
-  CHECK_CLOSE(compare(output, ref, 1e-2, 2e-3));
+  CHECK_CLOSE(compare(output, sequence_sums(values, offsets, lengths, 64), 1e-2, 2e-3));
 }
 
 TEST_CASE("jagged_broadcast: a dense row repeated along each sequence", "[jagged]") {
