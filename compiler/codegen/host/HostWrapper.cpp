@@ -219,12 +219,17 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
     if (isTensor(p))
       first = first ? first : &p;
   if (target == "cuda" && first) {
-    for (const ParamSpec &p : f.spec.params)
-      for (const std::string &name : {p.name, p.offsetsName()})
-        if (isTensor(p) && (name == p.name ? &p != first : p.jaggedDim.has_value()))
-          os << "    if ((ntc_status = ntc::rt::check_same_device(" << quote(k) << ", "
-             << first->name << ", " << quote(first->name) << ", " << name << ", " << quote(name)
-             << ")))\n      return ntc_status;\n";
+    auto sameDevice = [&](const std::string &name) {
+      os << "    if ((ntc_status = ntc::rt::check_same_device(" << quote(k) << ", " << first->name
+         << ", " << quote(first->name) << ", " << name << ", " << quote(name)
+         << ")))\n      return ntc_status;\n";
+    };
+    for (const ParamSpec &p : f.spec.params) {
+      if (isTensor(p) && &p != first)
+        sameDevice(p.name);
+      if (isTensor(p) && p.jaggedDim) // a jagged tensor's offsets, the first's included
+        sameDevice(p.offsetsName());
+    }
     os << "    // Launch on the tensors' device; the caller's current device is restored.\n";
     os << "    ntc::rt::device_guard ntc_device(\n"
           "        [](int32_t &ntc_id) {\n"
