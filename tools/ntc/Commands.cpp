@@ -167,6 +167,20 @@ const ArrangedParam *findParam(const std::vector<KernelSpec> &kernels, const std
   return param;
 }
 
+/// False after an error message when `param`'s source is a jagged tensor: its index array
+/// depends on the offsets, which the command line does not give.
+bool notJagged(const KernelSpec &kernel, const ArrangedParam &param, const std::string &option,
+               std::ostream &err) {
+  const ParamSpec &source = kernel.params[param.source];
+  if (!source.jaggedDim)
+    return true;
+  err << "ntc: error: " << option << " " << param.name << ": '" << source.name
+      << "' is jagged (jagged_dim(" << *source.jaggedDim
+      << ")): its tiles depend on the offsets of its sequences, which " << option
+      << " does not take\n";
+  return false;
+}
+
 /// The values of every bound symbol of `kernel`, as integers (false after an error message).
 bool concreteValues(const KernelSpec &kernel, const Bindings &b,
                     std::map<std::string, int64_t> &concrete, std::ostream &err) {
@@ -183,7 +197,8 @@ int evalParam(const std::vector<KernelSpec> &kernels, const std::string &name, c
   const KernelSpec *kernel = nullptr;
   const ArrangedParam *param = findParam(kernels, name, "--eval", kernel, err);
   std::map<std::string, int64_t> concrete;
-  if (!param || !concreteValues(*kernel, b, concrete, err))
+  if (!param || !notJagged(*kernel, *param, "--eval", err) ||
+      !concreteValues(*kernel, b, concrete, err))
     return kUserError;
   try {
     std::vector<int64_t> shape;
@@ -235,7 +250,8 @@ int visualizeParam(const std::vector<KernelSpec> &kernels, const DriverOptions &
   const KernelSpec *kernel = nullptr;
   const ArrangedParam *param = findParam(kernels, o.visualizeName, "--visualize", kernel, err);
   std::map<std::string, int64_t> concrete;
-  if (!param || !concreteValues(*kernel, b, concrete, err))
+  if (!param || !notJagged(*kernel, *param, "--visualize", err) ||
+      !concreteValues(*kernel, b, concrete, err))
     return kUserError;
   std::string svg;
   try {
