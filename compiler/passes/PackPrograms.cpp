@@ -19,17 +19,6 @@ namespace {
 /// Programs one block runs when they qualify.
 constexpr int kProgramsPerBlock = 4;
 
-/// Elements of a tile shape (-1 when not a compile-time constant).
-int64_t elements(const std::vector<Expr> &shape) {
-  int64_t n = 1;
-  for (const Expr &e : shape) {
-    if (!e.isConst())
-      return -1;
-    n *= e.constValue();
-  }
-  return n;
-}
-
 /// True when the device library computes `v` in each thread's registers or with shuffles
 /// inside a warp (no shared memory, no block barrier) for a one-warp program.
 bool warpLocal(const kir::Value &v) {
@@ -37,8 +26,8 @@ bool warpLocal(const kir::Value &v) {
   case kir::ValueKind::Reduce:
     return v->allAxes; // axis reductions go through shared memory
   case kir::ValueKind::BroadcastTo: {
-    const int64_t from = elements(v->operands[0]->type.shape);
-    return from == 1 || from == elements(v->type.shape);
+    const int64_t from = shapeElements(v->operands[0]->type.shape);
+    return from == 1 || from == shapeElements(v->type.shape);
   }
   case kir::ValueKind::Dot:
   case kir::ValueKind::Trans:
