@@ -45,13 +45,30 @@ typedef enum ntc_param_kind {
                              entry per batch entry and one more */
 } ntc_param_kind_t;
 
+/** Flag of ntc_param_info_t::flags: the kernel writes this tensor (an output). */
+#define NTC_PARAM_WRITTEN 1u
+
 /** Description of one kernel parameter (for generic runners). */
 typedef struct ntc_param_info {
   const char *name;      /**< parameter name in the kernel source */
   ntc_param_kind_t kind; /**< tensor, scalar, jagged values or their offsets */
   int32_t ndim;          /**< rank of the DLTensor passed (0 for scalars) */
   DLDataType dtype;      /**< element type */
+  uint32_t flags;        /**< NTC_PARAM_WRITTEN or 0 */
 } ntc_param_info_t;
+
+/** A generated kernel called generically: args[i] points at the value of params[i] — a
+ * `DLTensor` for tensors, jagged values and offsets; for a scalar, a value of the C type the
+ * kernel's prototype takes: float for float16, bfloat16, float32 and float8 scalars, double for
+ * float64, the integer's own type (int32_t, int64_t, uint8_t, ...) or bool for the others; an
+ * nt::Constexpr is int64_t (double when its dtype is float64). Same checks and statuses as the
+ * kernel's own function. */
+typedef ntc_status_t (*ntc_generic_call_t)(const void *const *args, ntc_stream_t stream);
+
+/** Which compiled configuration a call with these arguments would run: validates them like
+ * the call, launches nothing, and on success sets *config to the configuration's id (a static
+ * string, one of ntc_kernel_info_t::configs). */
+typedef ntc_status_t (*ntc_config_query_t)(const void *const *args, const char **config);
 
 /** Description of a generated kernel (for generic runners). */
 typedef struct ntc_kernel_info {
@@ -59,6 +76,11 @@ typedef struct ntc_kernel_info {
   int32_t num_params;             /**< number of entries in params */
   const ntc_param_info_t *params; /**< parameters in call order */
   const char *target;             /**< "cpu" or "cuda" */
+  ntc_generic_call_t call;        /**< the kernel, called with an argument array */
+  ntc_config_query_t config_for;  /**< the configuration a call would take */
+  int32_t num_configs;            /**< number of entries in configs (at least 1) */
+  const char *const *configs;     /**< ids of the compiled configurations; configs[0] is the
+                                       default, taken by shapes a tuning table does not cover */
 } ntc_kernel_info_t;
 
 /* DLPack >= 1.0 data-type codes that older <dlpack/dlpack.h> headers (e.g. Debian's 0.6) lack.
