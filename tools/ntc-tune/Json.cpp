@@ -149,6 +149,37 @@ std::string quoteJson(const std::string &s) {
 }
 
 void Json::writeTo(std::string &out, int indent) const {
+  bool isArr = kind_ == Kind::Array;
+  size_t count = isArr ? items_.size() : members_.size();
+  if ((kind_ != Kind::Array && kind_ != Kind::Object) || count == 0) {
+    writeCompact(out);
+    return;
+  }
+  // One line when it fits (never the outermost value).
+  if (indent > 0) {
+    std::string line;
+    writeCompact(line);
+    if (static_cast<size_t>(indent) + line.size() + 2 <= kLineWidth) {
+      out += line;
+      return;
+    }
+  }
+  std::string pad(static_cast<size_t>(indent) + 2, ' ');
+  out += isArr ? "[\n" : "{\n";
+  for (size_t i = 0; i < count; ++i) {
+    out += pad;
+    if (!isArr)
+      out += quoteJson(members_[i].first) + ": ";
+    (isArr ? items_[i] : members_[i].second).writeTo(out, indent + 2);
+    if (i + 1 < count)
+      out += ',';
+    out += '\n';
+  }
+  out += std::string(static_cast<size_t>(indent), ' ');
+  out += isArr ? "]" : "}";
+}
+
+void Json::writeCompact(std::string &out) const {
   switch (kind_) {
   case Kind::Null:
     out += "null";
@@ -166,49 +197,25 @@ void Json::writeTo(std::string &out, int indent) const {
     out += quoteJson(string_);
     return;
   case Kind::Array:
+    out += '[';
+    for (size_t i = 0; i < items_.size(); ++i) {
+      if (i)
+        out += ", ";
+      items_[i].writeCompact(out);
+    }
+    out += ']';
+    return;
   case Kind::Object:
-    break;
-  }
-  bool isArr = kind_ == Kind::Array;
-  size_t count = isArr ? items_.size() : members_.size();
-  const char *open = isArr ? "[" : "{";
-  const char *close = isArr ? "]" : "}";
-  if (count == 0) {
-    out += open;
-    out += close;
+    out += '{';
+    for (size_t i = 0; i < members_.size(); ++i) {
+      if (i)
+        out += ", ";
+      out += quoteJson(members_[i].first) + ": ";
+      members_[i].second.writeCompact(out);
+    }
+    out += '}';
     return;
   }
-  // Try one line first (never for the outermost value).
-  if (indent > 0) {
-    std::string line = open;
-    for (size_t i = 0; i < count; ++i) {
-      if (i)
-        line += ", ";
-      if (!isArr)
-        line += quoteJson(members_[i].first) + ": ";
-      (isArr ? items_[i] : members_[i].second).writeTo(line, 1 << 20);
-    }
-    line += close;
-    if (line.find('\n') == std::string::npos &&
-        static_cast<size_t>(indent) + line.size() + 2 <= kLineWidth) {
-      out += line;
-      return;
-    }
-  }
-  std::string pad(static_cast<size_t>(indent) + 2, ' ');
-  out += open;
-  out += '\n';
-  for (size_t i = 0; i < count; ++i) {
-    out += pad;
-    if (!isArr)
-      out += quoteJson(members_[i].first) + ": ";
-    (isArr ? items_[i] : members_[i].second).writeTo(out, indent + 2);
-    if (i + 1 < count)
-      out += ',';
-    out += '\n';
-  }
-  out += std::string(static_cast<size_t>(indent), ' ');
-  out += close;
 }
 
 std::string Json::write() const {

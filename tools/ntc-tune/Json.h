@@ -72,8 +72,8 @@ public:
   /// Negation of ==.
   bool operator!=(const Json &other) const { return !(*this == other); }
 
-  /// The value as text: 2-space indentation, a final newline left to the caller. Arrays and
-  /// objects whose elements are all numbers, strings or empty fit on one line when short.
+  /// The value as text: 2-space indentation, a final newline left to the caller. An array or
+  /// object inside the outermost value is written on one line when that line is short.
   std::string write() const;
 
   /// Parses `text` (one value, blanks around it allowed). On failure returns false and sets
@@ -82,6 +82,7 @@ public:
 
 private:
   void writeTo(std::string &out, int indent) const;
+  void writeCompact(std::string &out) const;
 
   Kind kind_ = Kind::Null;
   bool bool_ = false;
