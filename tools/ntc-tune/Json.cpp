@@ -108,6 +108,10 @@ std::string formatNumber(double value) {
   if (!std::isfinite(value))
     return "null"; // JSON has no NaN or infinity
   char buf[40];
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+    return buf;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, value);
     if (std::strtod(buf, nullptr) == value)
@@ -318,6 +322,12 @@ private:
     bool integral = true;
     if (text_[pos_] == '-')
       ++pos_;
+    if (text_.compare(pos_, 1, "0") == 0 && pos_ + 1 < text_.size() && text_[pos_ + 1] >= '0' &&
+        text_[pos_ + 1] <= '9') {
+      ++pos_;
+      message_ = "a number with a leading zero";
+      return false;
+    }
     auto digits = [&] {
       size_t from = pos_;
       while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')

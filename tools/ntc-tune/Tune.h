@@ -12,7 +12,7 @@ namespace ntc::tune {
 struct Options {
   std::string source;               ///< the kernel source (not with --resume)
   std::string target;               ///< cpu or cuda
-  std::string cudaArch; ///< --cuda-arch: the GPU the candidates are built for ("": 90a)
+  std::string cudaArch;             ///< --cuda-arch: the GPU the candidates are built for ("": 90a)
   std::vector<std::string> kernels; ///< --kernel: only these
   /// --shapes FILE (first = true) and --shape LINE (first = false), in order.
   std::vector<std::pair<bool, std::string>> shapes;

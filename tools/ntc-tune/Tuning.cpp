@@ -21,6 +21,8 @@ std::string alignmentClass(const std::vector<const DLTensor *> &tensors) {
       return "any";
     int64_t bytes = elementBytes(t->dtype);
     for (int32_t d = 0; d < t->ndim; ++d) {
+      if (t->shape[d] == 1)
+        continue; // never stepped
       int64_t stride = t->strides ? t->strides[d] : 1;
       if (!t->strides) {
         // Compact row-major: the stride is the product of the later sizes.

@@ -19,7 +19,8 @@ namespace ntc::tune {
 int64_t sizeBucket(int64_t n);
 
 /// "aligned16" when every tensor's data pointer plus byte_offset is a multiple of 16 bytes
-/// and every stride other than 1 is a multiple of 16 bytes, else "any".
+/// and every stride other than 1 (of a dimension of size other than 1) is a multiple of 16
+/// bytes, else "any".
 std::string alignmentClass(const std::vector<const DLTensor *> &tensors);
 
 } // namespace ntc::tune
