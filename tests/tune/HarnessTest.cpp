@@ -35,7 +35,7 @@ void setOutput(HostTensors &data, size_t i, float f) { std::memcpy(&data[2][i * 
 
 } // namespace
 
-TEST_CASE("tune harness: float16 and bfloat16 conversions", "[tune]") {
+TEST_CASE("harness: float16 and bfloat16 conversions", "[tune]") {
   CHECK(floatToHalf(1.0f) == 0x3C00);
   CHECK(floatToHalf(-2.0f) == 0xC000);
   CHECK(floatToHalf(65504.0f) == 0x7BFF);
@@ -57,7 +57,7 @@ TEST_CASE("tune harness: float16 and bfloat16 conversions", "[tune]") {
   CHECK(byte == 0x7F);
 }
 
-TEST_CASE("tune harness: dtype names", "[tune]") {
+TEST_CASE("harness: dtype names", "[tune]") {
   DLDataType t{};
   REQUIRE(dtypeFromName("bfloat16", t));
   CHECK(dtypeName(t) == "bfloat16");
@@ -67,7 +67,7 @@ TEST_CASE("tune harness: dtype names", "[tune]") {
   CHECK_FALSE(dtypeFromName("half", t));
 }
 
-TEST_CASE("tune harness: random inputs are reproducible, outputs poisoned", "[tune]") {
+TEST_CASE("harness: random inputs are reproducible, outputs poisoned", "[tune]") {
   ShapeCall call = sampleCall();
   HostTensors a = makeHostTensors(kInfo, call, 7);
   HostTensors b = makeHostTensors(kInfo, call, 7);
@@ -91,7 +91,7 @@ TEST_CASE("tune harness: random inputs are reproducible, outputs poisoned", "[tu
   CHECK(a[3] == std::vector<unsigned char>(16, 0xA5));
 }
 
-TEST_CASE("tune harness: outputs compared with dtype tolerances", "[tune]") {
+TEST_CASE("harness: outputs compared with dtype tolerances", "[tune]") {
   ShapeCall call = sampleCall();
   HostTensors expected = makeHostTensors(kInfo, call, 1);
   for (size_t i = 0; i < 6; ++i)
@@ -115,7 +115,7 @@ TEST_CASE("tune harness: outputs compared with dtype tolerances", "[tune]") {
         "output differs from the default at count[1]: 1 against 0");
 }
 
-TEST_CASE("tune manifest: ntc --list-configs output and the manifest's round trip", "[tune]") {
+TEST_CASE("manifest: ntc --list-configs output and the manifest's round trip", "[tune]") {
   std::vector<KernelEntry> kernels =
       parseConfigList("# comment\n"
                       "kernel matmul hash 9f86d081884c7d65 target cuda arch sm_80,sm_90a\n"

@@ -25,7 +25,7 @@ std::string parseError(const std::string &text) {
 
 } // namespace
 
-TEST_CASE("tune json: a value survives writing and reading back", "[tune]") {
+TEST_CASE("json: a value survives writing and reading back", "[tune]") {
   Json j = Json::object();
   j.set("format", Json::string("ntc-tuning-table"));
   j.set("version", Json::integer(1));
@@ -47,7 +47,7 @@ TEST_CASE("tune json: a value survives writing and reading back", "[tune]") {
   CHECK(back.find("text")->asString() == j.find("text")->asString());
 }
 
-TEST_CASE("tune json: layout is 2-space indented, short containers on one line", "[tune]") {
+TEST_CASE("json: layout is 2-space indented, short containers on one line", "[tune]") {
   Json entry = Json::object();
   Json dtypes = Json::object();
   dtypes.set("lhs", Json::string("float16"));
@@ -85,7 +85,7 @@ TEST_CASE("tune json: layout is 2-space indented, short containers on one line",
                              "}");
 }
 
-TEST_CASE("tune json: numbers are written exactly and briefly", "[tune]") {
+TEST_CASE("json: numbers are written exactly and briefly", "[tune]") {
   CHECK(ntc::tune::formatNumber(180.2) == "180.2");
   CHECK(ntc::tune::formatNumber(0.1) == "0.1");
   CHECK(ntc::tune::formatNumber(250) == "250");
@@ -96,7 +96,7 @@ TEST_CASE("tune json: numbers are written exactly and briefly", "[tune]") {
   CHECK(parse("\"\\u00e9\\ud83d\\ude00\"").asString() == "é\xF0\x9F\x98\x80");
 }
 
-TEST_CASE("tune json: object members keep their order; equality ignores it", "[tune]") {
+TEST_CASE("json: object members keep their order; equality ignores it", "[tune]") {
   Json a = parse(R"({"b": 1, "a": [1, 2]})");
   Json b = parse(R"({"a": [1, 2], "b": 1})");
   CHECK(a.members()[0].first == "b");
@@ -107,7 +107,7 @@ TEST_CASE("tune json: object members keep their order; equality ignores it", "[t
   CHECK(a.find("b")->asInt() == 2);
 }
 
-TEST_CASE("tune json: errors name the line and column", "[tune]") {
+TEST_CASE("json: errors name the line and column", "[tune]") {
   CHECK(parseError("{\n  \"a\": 1,\n  \"b\" 2\n}") == "line 3, column 7: expected ':'");
   CHECK(parseError("[1, 2") == "line 1, column 6: expected ',' or ']'");
   CHECK(parseError("{} x") == "line 1, column 4: unexpected text after the value");

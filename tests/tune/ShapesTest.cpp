@@ -43,7 +43,7 @@ std::string resolveError(const std::string &text, const ntc_kernel_info_t &info 
 
 } // namespace
 
-TEST_CASE("tune shapes: a file's lines, comments and blank lines", "[tune]") {
+TEST_CASE("shapes: a file's lines, comments and blank lines", "[tune]") {
   std::vector<ShapeLine> lines =
       parseShapeFile("# header\n\n"
                      "matmul lhs=4x8 rhs=8x2 output=4x2 # first\n"
@@ -60,7 +60,7 @@ TEST_CASE("tune shapes: a file's lines, comments and blank lines", "[tune]") {
   CHECK(lines[1].dtype == "float16");
 }
 
-TEST_CASE("tune shapes: syntax errors name the file and line", "[tune]") {
+TEST_CASE("shapes: syntax errors name the file and line", "[tune]") {
   auto fileError = [](const std::string &text) {
     return errorOf([&] { parseShapeFile(text, "shapes.txt"); });
   };
@@ -73,7 +73,7 @@ TEST_CASE("tune shapes: syntax errors name the file and line", "[tune]") {
         0);
 }
 
-TEST_CASE("tune shapes: resolved against the kernel's parameters", "[tune]") {
+TEST_CASE("shapes: resolved against the kernel's parameters", "[tune]") {
   ShapeCall call = resolveShape(
       parseShapeLine("matmul lhs=64x32 rhs=32x16 output=64x16 alpha=0.5 steps=-3 dtype=float16",
                      "--shape 1"),
@@ -90,7 +90,7 @@ TEST_CASE("tune shapes: resolved against the kernel's parameters", "[tune]") {
   CHECK(formatSizes({}) == "()");
 }
 
-TEST_CASE("tune shapes: unknown and missing parameters, ranks, dtypes, jagged", "[tune]") {
+TEST_CASE("shapes: unknown and missing parameters, ranks, dtypes, jagged", "[tune]") {
   const std::string ok = " alpha=1 steps=2";
   CHECK(resolveError("matmul lhs=4x4 rhs=4x4 output=4x4 bias=4" + ok) ==
         "s.txt:4: error: kernel matmul has no parameter 'bias' (parameters: lhs, rhs, alpha, "

@@ -27,7 +27,7 @@ TableEntry sampleEntry(std::vector<int64_t> size, const std::string &winner) {
 
 } // namespace
 
-TEST_CASE("tune table: size buckets are the next power of two", "[tune]") {
+TEST_CASE("table: size buckets are the next power of two", "[tune]") {
   CHECK(sizeBucket(0) == 0);
   CHECK(sizeBucket(-5) == 0);
   CHECK(sizeBucket(1) == 1);
@@ -38,7 +38,7 @@ TEST_CASE("tune table: size buckets are the next power of two", "[tune]") {
   CHECK(sizeBucket(1000000) == 1048576);
 }
 
-TEST_CASE("tune table: alignment classes", "[tune]") {
+TEST_CASE("table: alignment classes", "[tune]") {
   alignas(16) static unsigned char buffer[4096];
   int64_t shape[2] = {8, 8};
   int64_t strides[2] = {8, 1};
@@ -58,7 +58,7 @@ TEST_CASE("tune table: alignment classes", "[tune]") {
   CHECK(alignmentClass({&t}) == "any");
 }
 
-TEST_CASE("tune table: an entry has exactly the documented keys", "[tune]") {
+TEST_CASE("table: an entry has exactly the documented keys", "[tune]") {
   Json j = entryToJson(sampleEntry({100, 4096}, "win"));
   std::vector<std::string> keys;
   for (const auto &m : j.members())
@@ -77,7 +77,7 @@ TEST_CASE("tune table: an entry has exactly the documented keys", "[tune]") {
         std::string::npos);
 }
 
-TEST_CASE("tune table: entries of the same key are replaced, others kept", "[tune]") {
+TEST_CASE("table: entries of the same key are replaced, others kept", "[tune]") {
   Json table = emptyTable();
   putEntry(table, entryToJson(sampleEntry({4096, 4096}, "a")));
   putEntry(table, entryToJson(sampleEntry({64, 64}, "b")));

@@ -7,6 +7,7 @@
 #include "Table.h"
 #include "Util.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -98,6 +99,13 @@ void generateStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
     throw Error("ntc --list-configs failed (" + shellCommand(list) + "):\n" +
                 firstLines(errors + listed.output, 30));
   std::vector<KernelEntry> all = parseConfigList(listed.output);
+  std::vector<std::string> names;
+  for (const KernelEntry &k : all)
+    names.push_back(k.name);
+  for (const ShapeLine &s : shapes)
+    if (std::find(names.begin(), names.end(), s.kernel) == names.end())
+      throw Error::at(s.origin, "kernel '" + s.kernel + "' is not in " + o.source +
+                                    " (kernels: " + join(names, ", ") + ")");
 
   // The kernels to tune: --kernel, else those the shapes call, else all.
   std::set<std::string> wanted(o.kernels.begin(), o.kernels.end());
