@@ -5,8 +5,8 @@
 #include "Steps.h"
 #include "Util.h"
 
+#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <set>
 
 #include <unistd.h>
@@ -21,8 +21,6 @@
 namespace ntc::tune {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 /// The runtime's headers and sources: the options, else an installed ntc-tune's
 /// (<prefix>/include, <prefix>/share/ntc/runtime-src), else the source tree's.
@@ -60,25 +58,37 @@ std::string gencode(std::string arch) {
   return "-gencode=arch=compute_" + arch + ",code=sm_" + arch;
 }
 
-/// True when `output` was built by `command` (recorded beside it) and is newer than `inputs`.
-bool upToDate(const std::string &output, const std::string &command,
-              const std::vector<std::string> &inputs) {
-  std::error_code ec;
-  if (!fs::exists(output, ec))
+/// What a build depends on: its command and a hash of each input's contents (so that a source
+/// that ntc generates again, unchanged, does not make its library rebuild).
+std::string buildStamp(const std::vector<std::string> &argv,
+                       const std::vector<std::string> &inputs) {
+  std::string stamp = shellCommand(argv) + "\n";
+  for (const std::string &input : inputs) {
+    uint64_t hash = 14695981039346656037ull; // FNV-1a
+    std::string text;
+    try {
+      text = readFile(input);
+    } catch (const Error &) {
+      text = "(unreadable)";
+    }
+    for (unsigned char c : text)
+      hash = (hash ^ c) * 1099511628211ull;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+    stamp += input + " " + buf + "\n";
+  }
+  return stamp;
+}
+
+/// True when `output` exists and its recorded stamp (beside it, `.stamp`) is `stamp`.
+bool upToDate(const std::string &output, const std::string &stamp) {
+  if (!exists(output))
     return false;
   try {
-    if (readFile(output + ".cmd") != command)
-      return false;
+    return readFile(output + ".stamp") == stamp;
   } catch (const Error &) {
     return false;
   }
-  auto built = fs::last_write_time(output, ec);
-  for (const std::string &input : inputs) {
-    auto changed = fs::last_write_time(input, ec);
-    if (ec || changed > built)
-      return false;
-  }
-  return true;
 }
 
 /// A compile job and what it produces.
@@ -96,30 +106,46 @@ void runBuilds(Context &ctx, const std::vector<BuildJob> &builds,
                const std::function<void(const BuildJob &, const std::string &)> &failed) {
   std::vector<Job> jobs;
   std::vector<const BuildJob *> owners;
-  for (const BuildJob &b : builds) {
-    if (upToDate(b.output, shellCommand(b.job.argv), b.inputs)) {
+  std::vector<std::string> ownerStamps;
+  std::vector<std::string> stamps;
+  for (const BuildJob &b : builds)
+    stamps.push_back(buildStamp(b.job.argv, b.inputs));
+  for (size_t i = 0; i < builds.size(); ++i) {
+    const BuildJob &b = builds[i];
+    if (upToDate(b.output, stamps[i])) {
       if (b.config)
         ctx.progress.done(b.label, "up to date");
       continue;
     }
     jobs.push_back(b.job);
     owners.push_back(&b);
+    ownerStamps.push_back(stamps[i]);
   }
   bool complete = runJobs(jobs, ctx.jobs, [&](size_t i, const JobResult &r) {
     const BuildJob &b = *owners[i];
     if (r.status == 0 && exists(b.output)) {
-      writeFileAtomic(b.output + ".cmd", shellCommand(b.job.argv));
+      writeFileAtomic(b.output + ".stamp", ownerStamps[i]);
       if (b.config)
         ctx.progress.done(b.label, "ok", r.seconds);
       return;
     }
-    std::remove((b.output + ".cmd").c_str());
+    std::remove((b.output + ".stamp").c_str());
     if (b.config)
       ctx.progress.done(b.label, "failed", r.seconds);
     failed(b, r.output.empty() ? "exit status " + std::to_string(r.status) : r.output);
   });
   if (!complete)
     throw Interrupted{};
+}
+
+/// Why a library does not hold only configuration `c` ("" when it does).
+std::string otherConfig(const ntc_kernel_info_t &info, const ConfigEntry &c) {
+  if (info.num_configs == 1 && info.configs && info.configs[0] && info.configs[0] == c.id)
+    return "";
+  std::vector<std::string> ids;
+  for (int32_t i = 0; info.configs && i < info.num_configs; ++i)
+    ids.push_back(info.configs[i] ? info.configs[i] : "(null)");
+  return "the library holds configurations [" + join(ids, "; ") + "], not only " + c.id;
 }
 
 } // namespace
@@ -211,6 +237,9 @@ void buildStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
     Candidate candidate;
     candidate.config = c;
     candidate.library = std::make_unique<Library>(ctx.work + "/" + c->dir + "/lib.so", k.name);
+    std::string other = otherConfig(candidate.library->info(), *c);
+    if (!other.empty())
+      throw Error(candidate.library->path() + ": " + other);
     if (candidate.library->info().target != m.target)
       throw Error(candidate.library->path() + " is for target " + candidate.library->info().target +
                   ", not " + m.target);
@@ -238,6 +267,11 @@ void buildStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
       candidate.library = std::make_unique<Library>(b.output, b.kernel);
     } catch (const Error &e) {
       reject(b.kernel, *b.config, e.what());
+      continue;
+    }
+    std::string other = otherConfig(candidate.library->info(), *b.config);
+    if (!other.empty()) {
+      reject(b.kernel, *b.config, other);
       continue;
     }
     const ntc_kernel_info_t &base = ctx.candidates[b.kernel].front().library->info();

@@ -65,6 +65,36 @@ void checkShapeKernels(const Manifest &m, const std::vector<ShapeLine> &shapes) 
     }
 }
 
+/// The ids in a --configs value: ids joined by commas, where an id may hold commas itself
+/// (BLOCK_SIZE_M=64,BLOCK_SIZE_N=32): at each place, the longest run of pieces that is a known
+/// id. Throws Error on a piece that starts no known id.
+std::vector<std::string> splitConfigList(const std::string &value,
+                                         const std::set<std::string> &known) {
+  std::vector<std::string> pieces = split(value, ',');
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < pieces.size();) {
+    if (pieces[i].empty()) {
+      ++i;
+      continue;
+    }
+    size_t end = pieces.size();
+    for (; end > i; --end) {
+      std::vector<std::string> run(pieces.begin() + static_cast<long>(i),
+                                   pieces.begin() + static_cast<long>(end));
+      if (known.count(join(run, ",")))
+        break;
+    }
+    if (end == i)
+      throw Error("--configs: no kernel has a configuration '" + pieces[i] +
+                  "...' (ntc --list-configs lists them)");
+    std::vector<std::string> run(pieces.begin() + static_cast<long>(i),
+                                 pieces.begin() + static_cast<long>(end));
+    ids.push_back(join(run, ","));
+    i = end;
+  }
+  return ids;
+}
+
 /// Removes a temporary work folder when ntc-tune ends, unless asked to keep it.
 struct WorkCleanup {
   std::string path;
@@ -124,16 +154,14 @@ void generateStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
     throw Error(o.source + " has no kernel to tune");
 
   // --configs: only these (every kernel keeps its default).
-  std::set<std::string> only(o.configs.begin(), o.configs.end());
-  for (const std::string &id : only) {
-    bool known = false;
-    for (const KernelEntry &k : m.kernels)
-      for (const ConfigEntry &c : k.configs)
-        known |= c.id == id;
-    if (!known)
-      throw Error("--configs: no kernel has configuration '" + id +
-                  "' (ntc --list-configs lists them)");
-  }
+  std::set<std::string> known;
+  for (const KernelEntry &k : m.kernels)
+    for (const ConfigEntry &c : k.configs)
+      known.insert(c.id);
+  std::set<std::string> only;
+  for (const std::string &value : o.configs)
+    for (const std::string &id : splitConfigList(value, known))
+      only.insert(id);
   for (KernelEntry &k : m.kernels) {
     std::vector<ConfigEntry> kept;
     for (size_t n = 0; n < k.configs.size(); ++n) {
@@ -156,9 +184,11 @@ void generateStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
   std::vector<std::pair<KernelEntry *, size_t>> owner;
   for (KernelEntry &k : m.kernels)
     for (size_t c = 0; c < k.configs.size(); ++c) {
+      // A library already in the folder stays: its stamp says whether it is still up to date.
       std::string dir = ctx.work + "/" + k.configs[c].dir;
-      removeTree(dir);
       makeDirs(dir);
+      for (const char *ext : {".h", ".cpp", ".cu"})
+        std::remove((dir + "/" + m.stem + ext).c_str());
       std::vector<std::string> argv = {ntc, "-o", dir, "--target", o.target};
       if (o.target == "cuda")
         argv.insert(argv.end(), {"--cuda-arch", m.cudaArch});

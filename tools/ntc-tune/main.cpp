@@ -35,7 +35,8 @@ usage: ntc-tune <kernel.cpp> --target cpu|cuda (--shapes FILE | --shape LINE)...
                              matmul lhs=4096x4096 rhs=4096x4096 output=4096x4096 dtype=float16
   --shape LINE             one such call (repeatable)
   -o TABLE.json            the table; entries of other keys already in it are kept
-  --configs ID,ID...       only these configurations (and the default)
+  --configs ID,ID...       only these configurations (and the default; repeatable; ids
+                           may hold commas themselves: the longest known id is taken)
   --jobs N                 parallel builds (default: the number of cores)
   --work DIR               the work folder (kept; default: a temporary one)
   --keep-work              keep the temporary work folder
@@ -105,11 +106,9 @@ ntc::tune::Options parseArgs(int argc, char **argv, bool &help) {
       o.shapes.emplace_back(false, next());
     else if (arg == "-o" || arg == "--output")
       o.output = next();
-    else if (arg == "--configs") {
-      for (const std::string &id : ntc::tune::split(next(), ','))
-        if (!id.empty())
-          o.configs.push_back(id);
-    } else if (arg == "--jobs" || arg == "-j")
+    else if (arg == "--configs")
+      o.configs.push_back(next());
+    else if (arg == "--jobs" || arg == "-j")
       o.jobs = intValue(arg, next());
     else if (arg == "--work")
       o.work = next();
