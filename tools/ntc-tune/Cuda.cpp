@@ -171,6 +171,8 @@ public:
       api_.free(p);
   }
   void upload(void *device, const void *host, size_t bytes) override {
+    // cudaMemcpy runs on the legacy stream, which does not wait for a non-blocking stream.
+    check(api_.streamSynchronize(stream_), "cudaStreamSynchronize");
     check(api_.memcpy(device, host, bytes, kMemcpyHostToDevice), "cudaMemcpy to the device");
   }
   void download(void *host, const void *device, size_t bytes) override {

@@ -21,7 +21,7 @@ public:
   virtual void *allocate(size_t bytes) = 0;
   /// Frees what allocate() returned.
   virtual void release(void *p) = 0;
-  /// Copies host memory to the device.
+  /// Copies host memory to the device (after the work queued before it).
   virtual void upload(void *device, const void *host, size_t bytes) = 0;
   /// Copies device memory to the host (waits for the work before it).
   virtual void download(void *host, const void *device, size_t bytes) = 0;
