@@ -27,7 +27,7 @@ constexpr unsigned kStreamNonBlocking = 1;
 constexpr int kCaptureModeRelaxed = 2;
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
-constexpr int kAttrL2CacheSize = 89;
+constexpr int kAttrL2CacheSize = 38;
 
 /// The runtime's entry points.
 struct CudaApi {
