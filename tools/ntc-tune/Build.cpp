@@ -163,6 +163,9 @@ void buildStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
   const Manifest &m = ctx.manifest;
   std::string include, src;
   findRuntime(o, include, src);
+  // The device first: no point building for a GPU that is not there, and the CUDA libraries
+  // must find the runtime it loads.
+  openDevice(ctx);
   std::string cxx = findCxx(o);
   bool cuda = m.target == "cuda";
   std::string nvcc = cuda ? findNvcc(o) : "";

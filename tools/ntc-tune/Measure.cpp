@@ -126,13 +126,16 @@ std::string formatUs(double us) {
 
 } // namespace
 
+void openDevice(Context &ctx) {
+  if (ctx.manifest.target == "cuda")
+    ctx.device = makeCudaDevice(findNvcc(ctx.options));
+  else
+    ctx.device = makeHostDevice();
+}
+
 int measureStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
   const Options &o = ctx.options;
-  std::unique_ptr<Device> device;
-  if (ctx.manifest.target == "cuda")
-    device = makeCudaDevice(findNvcc(o));
-  else
-    device = makeHostDevice();
+  Device *device = ctx.device.get();
   Json table = exists(o.output) ? readTable(o.output) : emptyTable();
   Provenance provenance;
   provenance.ntcVersion = ctx.manifest.ntcVersion;

@@ -2,6 +2,7 @@
 #ifndef NTC_TUNE_STEPS_H
 #define NTC_TUNE_STEPS_H
 
+#include "Device.h"
 #include "Library.h"
 #include "Manifest.h"
 #include "Progress.h"
@@ -27,6 +28,9 @@ struct Context {
   std::string work;       ///< the work folder (absolute)
   Progress progress;      ///< progress on stderr
   int jobs = 1;           ///< parallel jobs
+  /// Where the candidates run; opened before any library is loaded (CUDA libraries resolve
+  /// their libcudart.so to the one it loaded).
+  std::unique_ptr<Device> device;
   /// Per kernel: its loaded candidates, default first.
   std::map<std::string, std::vector<Candidate>> candidates;
   /// Per kernel: configurations dropped before measuring (generation, build, loading).
@@ -42,6 +46,9 @@ std::string findNvcc(const Options &o);
 /// Step 1: `ntc --list-configs`, then one `ntc --config` per configuration into the work
 /// folder; fills the manifest (written to WORK/manifest.txt).
 void generateStep(Context &ctx, const std::vector<ShapeLine> &shapes);
+
+/// Opens the device of the manifest's target (the CUDA runtime of findNvcc()'s toolkit).
+void openDevice(Context &ctx);
 
 /// Step 2: compiles every configuration into WORK/<kernel>/<n>/lib.so (the defaults first,
 /// then the others in parallel) and loads them; `shapes` are checked against the defaults
