@@ -12,13 +12,20 @@ namespace {
 
 namespace json = llvm::json;
 
-/// The compute capability × 10 of an architecture name of a table ("sm_90a" → 90), or -1.
+/// The compute capability × 10 of an architecture name of a table ("sm_90a" → 90, "cpu" → 0),
+/// or -1.
 int tableArch(const std::string &name) {
   if (name == "cpu")
     return 0;
-  if (std::optional<GpuArch> arch = gpuArch(name))
-    return arch->major * 10 + arch->minor;
-  return -1;
+  if (name.rfind("sm_", 0) != 0)
+    return -1;
+  std::string digits = name.substr(3);
+  if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f'))
+    digits.pop_back();
+  if (digits.size() < 2 || digits.size() > 3 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
+  return std::stoi(digits);
 }
 
 /// Reads one table entry into `tuning` (for kernel `f`); an error message or "".
