@@ -6,7 +6,7 @@
 #     SOURCES <kernel.cpp>...          # kernel sources (relative to the current source dir)
 #     [TARGET cuda|cpu]                # default: cuda if the CUDA language is enabled, else cpu
 #     [CUDA_ARCHITECTURES 80 90a]      # TARGET cuda only; default 80;90a
-#     [TUNING_TABLE <file>]            # reserved: an error until ntc reads tuning tables
+#     [TUNING_TABLE <file>]            # a tuning table of ntc-tune, compiled in (docs/tuning.md)
 #     [OUTPUT_DIR <dir>]               # default: ${CMAKE_CURRENT_BINARY_DIR}/<target>
 #     [NTC_ARGS ...]                   # extra ntc options (e.g. --kernel NAME)
 #     [CLANG_ARGS ...])                # extra Clang arguments, after `--` (e.g. -DFOO -I...)
@@ -32,10 +32,9 @@
 #
 # TARGET cuda needs the CUDA language (`enable_language(CUDA)` or LANGUAGES CUDA); without it
 # the target is skipped with a STATUS message and configuration goes on, so test with
-# `if(TARGET <target>)`. TUNING_TABLE names the autotune table that ntc will compile in (one
-# configuration per shape bucket); ntc does not read tables yet, so the option stops the
-# configuration with a message instead of letting every build of the target fail on an option
-# that ntc rejects.
+# `if(TARGET <target>)`. TUNING_TABLE names a table written by ntc-tune: ntc compiles the
+# configurations it chose and a dispatcher that picks them by shape into the library (nothing
+# is read at run time); editing the table re-runs ntc.
 
 include_guard(GLOBAL)
 
@@ -55,10 +54,15 @@ function(add_nt_kernel target)
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "add_nt_kernel(${target}): SOURCES is required")
   endif()
+  set(table_depends "")
   if(arg_TUNING_TABLE)
-    message(FATAL_ERROR "add_nt_kernel(${target}): TUNING_TABLE is not supported yet (ntc cannot "
-                        "compile a tuning table in); remove it to build with the default "
-                        "configurations")
+    cmake_path(ABSOLUTE_PATH arg_TUNING_TABLE BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+               NORMALIZE OUTPUT_VARIABLE table_path)
+    if(NOT EXISTS "${table_path}")
+      message(FATAL_ERROR "add_nt_kernel(${target}): TUNING_TABLE ${arg_TUNING_TABLE} not found "
+                          "(${table_path}); write one with ntc-tune (docs/tuning.md)")
+    endif()
+    set(table_depends "${table_path}")
   endif()
   if(NOT TARGET ntc::ntc OR NOT TARGET ntc::runtime)
     message(FATAL_ERROR "add_nt_kernel(${target}): the targets ntc::ntc and ntc::runtime do not "
@@ -111,6 +115,9 @@ function(add_nt_kernel target)
     string(JOIN "," arch_list ${arg_CUDA_ARCHITECTURES})
     list(APPEND ntc_args --cuda-arch ${arch_list})
   endif()
+  if(table_depends)
+    list(APPEND ntc_args --tuning-table "${table_depends}")
+  endif()
   list(APPEND ntc_args ${arg_NTC_ARGS})
 
   # The DSL header's folder as ntc::dsl exports it (the build tree's runtime/include in-tree,
@@ -153,7 +160,7 @@ function(add_nt_kernel target)
       COMMAND ntc::ntc -o "${out_dir}" ${ntc_args} --depfile "${depfile}" "${source_path}"
               -- "${dsl_include}" "-I${source_dir}" ${arg_CLANG_ARGS}
       ${touch_outputs}
-      DEPENDS "${source_path}" ntc::ntc
+      DEPENDS "${source_path}" ntc::ntc ${table_depends}
       DEPFILE "${depfile}"
       COMMENT "ntc: ${stem}.h/.${source_ext} (${arg_TARGET}) for ${target}"
       VERBATIM

@@ -18,6 +18,12 @@ std::string programName(const KernelSpec &k, size_t n) {
 
 std::string paramTableName(const KernelSpec &k) { return "ntc_" + k.name + "_params"; }
 
+std::string configsTableName(const KernelSpec &k) { return "ntc_" + k.name + "_configs"; }
+
+std::string runFunctionName(const KernelSpec &k) { return "ntc_" + k.name + "_run"; }
+
+std::string genericFunctionName(const KernelSpec &k) { return "ntc_" + k.name + "_generic"; }
+
 std::string wrapperSymbol(const kir::Function &f, const std::string &symbol) {
   for (const ParamSpec &p : f.spec.params)
     for (int d = 0; d < p.ndim; ++d)

@@ -38,6 +38,16 @@ std::string argsStructName(const KernelSpec &k);
 std::string programName(const KernelSpec &k, size_t n);
 /// The table describing a kernel's parameters (behind `ntc_<kernel>_info()`).
 std::string paramTableName(const KernelSpec &k);
+
+/// The static table of a kernel's configuration ids ("ntc_<kernel>_configs").
+std::string configsTableName(const KernelSpec &k);
+
+/// The static function with the wrapper's body ("ntc_<kernel>_run").
+std::string runFunctionName(const KernelSpec &k);
+
+/// The static function behind the generic call and the configuration query
+/// ("ntc_<kernel>_generic").
+std::string genericFunctionName(const KernelSpec &k);
 /// The C++ name a symbol of the wrapper's integer expressions has in the wrapper: sizes,
 /// meta-parameters and padded extents are locals with generated names; nt::Constexpr
 /// integers are the wrapper's C parameters.

@@ -20,12 +20,8 @@ std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
 
 } // namespace
 
-std::vector<Variant> buildVariants(const kir::Function &f, Target target, const GpuTarget &gpu) {
+std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs) {
   std::vector<Axis> axes;
-  // Only meta-parameter values the dispatcher can pick are compiled: without a tuning table
-  // that is the analytic default of the target.
-  for (const auto &[name, value] : defaultMetaValues(f, target, gpu))
-    axes.push_back({name, {value}});
   for (const kir::PaddedExtent &p : f.padded)
     axes.push_back(
         {p.symbol, p.pinned ? std::vector<int64_t>{*p.pinned}
@@ -37,7 +33,14 @@ std::vector<Variant> buildVariants(const kir::Function &f, Target target, const 
         values.push_back(static_cast<int64_t>(v));
       axes.push_back({p.name, values});
     }
-  std::vector<Variant> variants{Variant{}};
+  // Only meta-parameter values the dispatcher can pick are compiled: the configurations'.
+  std::vector<Variant> variants;
+  for (size_t c = 0; c < configs.size(); ++c) {
+    Variant v;
+    v.values = configs[c].metas;
+    v.config = static_cast<int>(c);
+    variants.push_back(v);
+  }
   for (const auto &[name, values] : axes) {
     std::vector<Variant> next;
     for (const Variant &v : variants)

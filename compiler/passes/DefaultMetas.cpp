@@ -44,18 +44,6 @@ bool hasDotLoop(const kir::Function &f, const GpuTarget &gpu) {
   return found;
 }
 
-/// Meta-parameter values with what specialize needs besides them, to compare the candidates:
-/// padded extents at their smallest compiled value, constexpr scalars at their first.
-std::map<std::string, int64_t> probeValues(const kir::Function &f,
-                                           std::map<std::string, int64_t> values) {
-  for (const kir::PaddedExtent &p : f.padded)
-    values[p.symbol] = std::min<int64_t>(16, p.upperBound);
-  for (const ParamSpec &p : f.spec.params)
-    if (p.kind == ParamSpec::Kind::Constexpr && !p.constexprValues.empty())
-      values[p.name] = static_cast<int64_t>(p.constexprValues.front());
-  return values;
-}
-
 /// Rows of the wgmma of one warpgroup.
 constexpr int64_t kWarpgroupRows = 64;
 
@@ -76,24 +64,6 @@ int64_t numel(const std::vector<Expr> &shape) {
   for (const Expr &e : shape)
     n *= e.asConst().value_or(1);
   return n;
-}
-
-/// Every allowed combination of meta-parameter values (powers of two in [lo, hi]).
-std::vector<std::map<std::string, int64_t>> combinations(const KernelSpec &spec) {
-  std::vector<std::map<std::string, int64_t>> all{{}};
-  for (const MetaParam &m : spec.metas) {
-    std::vector<std::map<std::string, int64_t>> next;
-    for (const auto &c : all)
-      for (int64_t v = m.lo; v <= m.hi; v *= 2) {
-        auto d = c;
-        d[m.name] = v;
-        next.push_back(d);
-        if (v <= 0)
-          break;
-      }
-    all = std::move(next);
-  }
-  return all;
 }
 
 /// (arithmetic intensity, stages, k step) of the weakest GEMM loop of a specialized kernel,
@@ -121,7 +91,36 @@ std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &speci
 
 } // namespace
 
+std::vector<std::map<std::string, int64_t>> metaCombinations(const KernelSpec &spec) {
+  std::vector<std::map<std::string, int64_t>> all{{}};
+  for (const MetaParam &m : spec.metas) {
+    std::vector<std::map<std::string, int64_t>> next;
+    for (const auto &c : all)
+      for (int64_t v = m.lo; v <= m.hi; v *= 2) {
+        auto d = c;
+        d[m.name] = v;
+        next.push_back(d);
+        if (v <= 0)
+          break;
+      }
+    all = std::move(next);
+  }
+  return all;
+}
+
+std::map<std::string, int64_t> probeValues(const kir::Function &f,
+                                           std::map<std::string, int64_t> values) {
+  for (const kir::PaddedExtent &p : f.padded)
+    values[p.symbol] = std::min<int64_t>(16, p.upperBound);
+  for (const ParamSpec &p : f.spec.params)
+    if (p.kind == ParamSpec::Kind::Constexpr && !p.constexprValues.empty())
+      values[p.name] = static_cast<int64_t>(p.constexprValues.front());
+  return values;
+}
+
 int blockThreads(const kir::Function &specialized, const GpuTarget &gpu) {
+  if (gpu.knobs.threads > 0)
+    return gpu.knobs.threads;
   int64_t largest = 1;
   bool reduces = false, multiplies = false;
   kir::forEachValue(specialized.body, [&](const kir::Value &v) {
@@ -181,7 +180,7 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
   std::optional<std::tuple<double, int, int64_t>> best;
   std::optional<int64_t> largest; // the block sizes' product of the best 64-row candidate
   std::map<std::string, int64_t> gemm, chosen;
-  for (auto candidate : combinations(f.spec)) {
+  for (auto candidate : metaCombinations(f.spec)) {
     std::optional<kir::Function> specialized;
     try {
       specialized = specialize(f, probeValues(f, candidate));

@@ -42,6 +42,10 @@ GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target t
   const int waves = gpu.tuning().multiprocessors;
   if (!loop || waves <= 0)
     return grid;
+  if (gpu.knobs.bandRows > 0) { // a configuration's choice; 1 is row order
+    grid.bandRows = gpu.knobs.bandRows > 1 ? gpu.knobs.bandRows : 0;
+    return grid;
+  }
   // The power of two nearest to sqrt(W · bn / bm).
   const double ideal = std::sqrt(double(waves) * double(loop->bn) / double(loop->bm));
   int64_t band = 1;

@@ -53,19 +53,82 @@ GridInfo specializeGrid(GridInfo grid, const std::map<std::string, int64_t> &val
 
 /// A compiled variant: values of meta-parameters, padded extents and constexpr scalars,
 /// and the index width.
+/// Which target the variants are built for.
+enum class Target { Cpu, Cuda };
+
 struct Variant {
   std::map<std::string, int64_t> values;
   bool index64 = false;
   std::string suffix; ///< unique, readable name part ("v3")
+  int config = 0;     ///< the configuration it compiles (an index into the kernel's configs)
 };
 
-/// Which target the variants are built for.
-enum class Target { Cpu, Cuda };
+/// A tuning configuration: values of the meta-parameters and the launch knobs of the GPU that
+/// it fixes (0 in `knobs`: the planner decides, as without a configuration).
+struct Config {
+  std::map<std::string, int64_t> metas;
+  LaunchKnobs knobs;
+};
 
-/// build-variants: the cross product of meta-parameter values (those the dispatcher can
-/// pick: the default until tuning tables exist), padded tile extents (powers of two),
-/// constexpr scalar values and index widths.
-std::vector<Variant> buildVariants(const kir::Function &f, Target target, const GpuTarget &gpu);
+/// Every allowed combination of meta-parameter values (powers of two within each one's bounds).
+std::vector<std::map<std::string, int64_t>> metaCombinations(const KernelSpec &spec);
+
+/// Meta-parameter values with what specialize needs besides them, to plan one configuration
+/// before the sizes are known: padded extents at their smallest compiled value, constexpr
+/// scalars at their first.
+std::map<std::string, int64_t> probeValues(const kir::Function &f,
+                                           std::map<std::string, int64_t> values);
+
+/// A configuration's stable id: `NAME=V` per meta-parameter in declaration order, then
+/// `warps=W`, `stages=S` and `group=G` for the knobs it fixes, comma-separated; `none` when it
+/// fixes nothing.
+std::string configId(const KernelSpec &spec, const Config &config);
+
+/// The configuration of an id (configId's format); throws std::invalid_argument saying what is
+/// wrong (an unknown name, a missing meta-parameter, a value outside its bounds).
+Config parseConfigId(const KernelSpec &spec, const std::string &id);
+
+/// The configuration compiled without a tuning table: the default meta-parameters
+/// (defaultMetaValues) with every knob left to the planner.
+Config defaultConfig(const kir::Function &f, Target target, const GpuTarget &gpu);
+
+/// One shape bucket of a tuning table, as the generated dispatcher matches it
+/// (ntc::rt::tuned_shape).
+struct TunedShape {
+  int arch = 0;                ///< compute capability × 10 of the GPU measured (90); 0: the CPU
+  bool aligned16 = true;       ///< alignment class of the call (ntc::rt::aligned16 of every tensor)
+  std::vector<int64_t> bucket; ///< size buckets of every tensor dimension, parameters in order
+  int config = 0;              ///< the winner: an index into KernelTuning::configs
+};
+
+/// What a tuning table gives one kernel.
+struct KernelTuning {
+  std::vector<Config> configs;    ///< the configurations to compile, the default first
+  std::vector<TunedShape> shapes; ///< the buckets the dispatcher matches
+};
+
+/// `gpu` compiling `config` (its knobs set).
+GpuTarget configuredTarget(const GpuTarget &gpu, const Config &config);
+
+/// config-space: the configurations a tuner may try, the default first. The allowed
+/// meta-parameter values (powers of two within the bounds), crossed on the GPU with warps per
+/// program, ring stages and the grouped order's band for kernels with a GEMM main loop, and with
+/// ring stages for kernels whose loops pipeline their loads; pruned by a static resource model
+/// (the kernel must specialize, its GEMM loops must be planned with 32 to 128 accumulators per
+/// thread, and its shared memory must fit every compiled architecture).
+std::vector<Config> configSpace(const kir::Function &f, Target target, const GpuTarget &gpu);
+
+/// Whether `config` passes config-space's static resource model for `f` on the target (always
+/// on the CPU once the kernel specializes with its meta-parameters).
+bool configFits(const kir::Function &f, const Config &config, Target target, const GpuTarget &gpu);
+
+/// A 64-bit hash of what a kernel computes (its IR, parameters and meta-parameter bounds), as
+/// 16 hex digits: tuning tables record it to notice a kernel that changed since it was tuned.
+std::string kernelHash(const kir::Function &f);
+
+/// build-variants: per configuration compiled (its meta-parameter values), the cross product of
+/// padded tile extents (powers of two), constexpr scalar values and index widths.
+std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs);
 
 /// default-metas: the meta-parameter values used without a tuning table. On the CPU the lower
 /// bounds. On the GPU, a kernel with GEMM main loops (planDotLoop) gets the allowed values

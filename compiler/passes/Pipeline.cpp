@@ -2,8 +2,9 @@
 //
 //   translate (front end) -> verify-launch-grid (front end) -> pin-padded-extents ->
 //   infer-grid ->
-//   build-variants -> specialize (per variant) -> order-programs (the default variant's
-//   program) -> resolve-access + simplify-mask (per access, called by the code generators)
+//   build-variants (per configuration) -> specialize (per variant) -> then, in the CUDA
+//   backend, order-programs and the GPU passes per program -> resolve-access + simplify-mask
+//   (per access, called by the code generators)
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Pipeline.h"
@@ -35,7 +36,7 @@ GridInfo specializeGrid(GridInfo grid, const std::map<std::string, int64_t> &val
 }
 
 CompiledKernel runPipeline(const kir::Function &translated, Target target, const GpuTarget &gpu,
-                           std::ostream *trace) {
+                           std::ostream *trace, const KernelTuning *tuning) {
   CompiledKernel k;
   if (trace)
     *trace << "// -----// IR after translate //----- //\n" << kir::print(translated);
@@ -45,17 +46,26 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
     for (const kir::PaddedExtent &p : f.padded)
       if (p.pinned)
         *trace << "// pin-padded-extents: " << p.symbol << " = " << *p.pinned << "\n";
-  const std::map<std::string, int64_t> metas = defaultMetaValues(f, target, gpu);
-  k.grid = specializeGrid(inferGrid(f), metas);
+  if (tuning && !tuning->configs.empty()) {
+    k.configs = tuning->configs;
+    k.tuned = tuning->shapes;
+  } else {
+    k.configs = {defaultConfig(f, target, gpu)};
+  }
+  k.grid = inferGrid(f);
+  if (k.configs.size() == 1)
+    k.grid = specializeGrid(k.grid, k.configs.front().metas);
   if (trace) {
     *trace << "// -----// after infer-grid //----- //\n";
     printGrid(f, k.grid, *trace);
   }
-  k.variants = buildVariants(f, target, gpu);
+  k.variants = buildVariants(f, k.configs);
   if (trace) {
     *trace << "// -----// after build-variants //----- //\n";
     for (const Variant &v : k.variants) {
       *trace << v.suffix << ": index" << (v.index64 ? "64" : "32");
+      if (k.configs.size() > 1)
+        *trace << " config " << configId(f.spec, k.configs[v.config]);
       for (const auto &[name, value] : v.values)
         *trace << " " << name << "=" << value;
       *trace << "\n";
@@ -74,19 +84,6 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
         *trace << " " << name << "=" << value;
       *trace << " ) //----- //\n" << kir::print(k.specializations.back().second);
     }
-  }
-  // The program order follows the default meta-parameters' program (the one without index or
-  // padding choices decides alike for all).
-  for (const auto &[values, fn] : k.specializations) {
-    bool defaults = true;
-    for (const auto &[name, value] : metas)
-      defaults = defaults && values.count(name) && values.at(name) == value;
-    if (!defaults)
-      continue;
-    k.grid = orderPrograms(fn, k.grid, target, gpu);
-    if (trace && k.grid.bandRows > 0)
-      *trace << "// order-programs: bands of " << k.grid.bandRows << " rows\n";
-    break;
   }
   return k;
 }

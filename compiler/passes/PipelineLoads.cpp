@@ -73,6 +73,8 @@ int ringStages(int64_t bytesPerIteration, const GpuTarget &gpu) {
   auto programsPerSM = [&](int stages) {
     return std::min<int64_t>(4, perSM / (stages * bytesPerIteration + reserve));
   };
+  if (gpu.knobs.stages > 0)
+    return gpu.knobs.stages;
   int stages = 2;
   while (stages < 4 && programsPerSM(stages + 1) >= programsPerSM(2) &&
          (stages + 1) * bytesPerIteration + reserve <= gpu.sharedPerBlock())

@@ -94,6 +94,8 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTar
   const int64_t limit = gpu.sharedPerBlock() - kReserve;
   plan.stages = static_cast<int>(std::clamp<int64_t>(std::min(budget, limit) / stage, 2,
                                                      alone ? kAloneStages : kSharedStages));
+  if (gpu.knobs.stages > 0)
+    plan.stages = gpu.knobs.stages;
   plan.smemBytes = plan.stages * stage;
   // The write-back to the accumulator's layout goes through the ring, 8 rows at least.
   if (plan.smemBytes > limit || plan.smemBytes < 8 * 4 * *bn)

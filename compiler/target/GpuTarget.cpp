@@ -94,7 +94,7 @@ std::optional<GpuArch> gpuArch(const std::string &given) {
   return std::nullopt;
 }
 
-GpuTarget defaultGpuTarget() { return {{*gpuArch("80"), *gpuArch("90a")}}; }
+GpuTarget defaultGpuTarget() { return {{*gpuArch("80"), *gpuArch("90a")}, {}}; }
 
 GpuTarget parseGpuTarget(const std::vector<std::string> &names) {
   GpuTarget target;

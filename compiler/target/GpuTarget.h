@@ -25,9 +25,19 @@ struct GpuArch {
   int multiprocessors = 0;             ///< SMs of the architecture's flagship part (tuning only)
 };
 
+/// Launch choices of a tuning configuration that override the planner's analytic ones; 0
+/// leaves a choice to the planner.
+struct LaunchKnobs {
+  int threads = 0;      ///< threads per program (blockThreads)
+  int stages = 0;       ///< shared-memory stages of GEMM rings and pipelined loops
+  int64_t bandRows = 0; ///< rows per band of the grouped program order (1: row order)
+};
+
 /// The architectures of one compilation.
 struct GpuTarget {
   std::vector<GpuArch> archs;
+  /// The configuration being compiled (a tuning table's or `--config`'s); none by default.
+  LaunchKnobs knobs;
 
   /// Shared memory a block may use on every architecture (the smallest opt-in limit).
   int64_t sharedPerBlock() const;

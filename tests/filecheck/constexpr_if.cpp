@@ -33,7 +33,7 @@ NT_KERNEL(maybe_negate, arrangement, application, nt::Tensor(1, nt::float32),
 // CPP-NOT:     -t_value
 // CPP-LABEL: // maybe_negate with negate=1.
 // CPP:         t_value = {{.*}}-t_value
-// CPP-LABEL: extern "C" ntc_status_t maybe_negate(
+// CPP-LABEL: static ntc_status_t ntc_maybe_negate_run(
 // CPP:         if (!(negate == 0 || negate == 1))
 // CPP-NEXT:      return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "maybe_negate: parameter 'negate' is " + std::to_string(negate) + ", expected one of 0, 1");
 // CPP:         {{.*}}negate == 0) {
@@ -42,4 +42,5 @@ NT_KERNEL(maybe_negate, arrangement, application, nt::Tensor(1, nt::float32),
 // CPP:         {{.*}}negate == 1) {
 // CPP-NEXT:      ntc::rt::parallel_for(
 // CPP-NEXT:        ntc_maybe_negate_program1<
-// CPP:       {"negate", NTC_PARAM_SCALAR, 0, ntc::rt::dtypes::int64},
+// CPP:       {"negate", NTC_PARAM_SCALAR, 0, ntc::rt::dtypes::int64, 0u},
+// CPP:       *static_cast<const int64_t *>(ntc_a[1])

@@ -30,7 +30,7 @@ NT_KERNEL(row_scale, row_arrangement, scale_application, nt::Tensor(2, nt::float
 // CU-NEXT: template <class Index>
 // CU-NEXT: __launch_bounds__(128) ntc_row_softmax_program0_vec(
 // CU: ntc::dev::load_vec<float, ntc::dev::Shape<1, 1024>, 128>(
-// CU-LABEL: extern "C" ntc_status_t row_softmax(
+// CU-LABEL: static ntc_status_t ntc_row_softmax_run(
 // CU: ntc_row_softmax_program0_vec<int32_t><<<dim3(static_cast<unsigned>(ntc_grid)), dim3(128), 1600,
 // CU: ntc_row_softmax_program0<int32_t><<<dim3(static_cast<unsigned>(ntc_grid)), dim3(128), 1600,
 // CU-LABEL: // row_scale with no compile-time parameters; 256 threads, {{[0-9]+}} bytes of shared memory.

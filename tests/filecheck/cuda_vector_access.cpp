@@ -32,7 +32,7 @@ NT_KERNEL(scale, copy_arrangement, copy_application, nt::Tensor(1, nt::float32),
 // CU: return static_cast<long long>((lane0 + (1024 * pid0)) * ntc_input_stride_0);
 // CU: if (!((lane0 + (1024 * pid0) + 3) < ntc_input_size_0))
 // CU: return static_cast<long long>((lane0 + (1024 * pid0)) * ntc_input_stride_0);
-// CU-LABEL: extern "C" ntc_status_t scale(
+// CU-LABEL: static ntc_status_t ntc_scale_run(
 // CU: if (ntc::rt::vector_ready(input, 0, 4) && ntc::rt::vector_ready(output, 0, 4)) {
 // CU-NEXT: ntc_scale_program0_vec<int32_t><<<
 // CU: ntc_scale_program0<int32_t><<<

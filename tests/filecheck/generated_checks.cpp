@@ -41,7 +41,10 @@ NT_KERNEL(small_gemm, arrangement, application, nt::Tensor(2, nt::float32),
 // HDR:      ntc_status_t small_gemm(const DLTensor *a, const DLTensor *b, const DLTensor *c, ntc_stream_t ntc_stream);
 // HDR:      const ntc_kernel_info_t *ntc_small_gemm_info(void);
 
-// CPP-LABEL: extern "C" ntc_status_t small_gemm(
+// CPP-LABEL: static const char *const ntc_small_gemm_configs[] = {
+// CPP-NEXT:      "none",
+// CPP-NEXT:  };
+// CPP:       static ntc_status_t ntc_small_gemm_run(
 // CPP-DAG:     ntc::rt::check_tensor("small_gemm", a, "a", 2, ntc::rt::dtypes::float32, kDLCPU)
 // CPP-DAG:     ntc::rt::check_tensor("small_gemm", b, "b", 2, ntc::rt::dtypes::float32, kDLCPU)
 // CPP-DAG:     ntc::rt::check_tensor("small_gemm", c, "c", 2, ntc::rt::dtypes::float32, kDLCPU)
@@ -49,9 +52,18 @@ NT_KERNEL(small_gemm, arrangement, application, nt::Tensor(2, nt::float32),
 // CPP-DAG:     ntc::rt::check_equal("small_gemm", "a.shape[0]", ntc_a_size_0, "c.shape[0]", ntc_c_size_0)
 // CPP-DAG:     ntc::rt::check_equal("small_gemm", "c.shape[1]", ntc_c_size_1, "b.shape[1]", ntc_b_size_1)
 // CPP:         const int64_t ntc_grid = {{.*}}ceil_div<int64_t>(ntc_a_size_0, 16){{.*}}ceil_div<int64_t>(ntc_c_size_1, 32);
-// CPP-NEXT:    if (ntc_grid <= 0)
+// CPP-NEXT:    if (ntc_grid <= 0 || ntc_chosen) {
+// CPP-NEXT:      if (ntc_chosen)
+// CPP-NEXT:        *ntc_chosen = ntc_small_gemm_configs[ntc_config];
 // CPP-NEXT:      return NTC_SUCCESS;
 // CPP:         ntc_small_gemm_program0<int32_t>(
 // CPP:         ntc_small_gemm_program0<int64_t>(
+// CPP:       extern "C" ntc_status_t small_gemm(const DLTensor *a, const DLTensor *b, const DLTensor *c, ntc_stream_t ntc_stream) {
+// CPP-NEXT:    return ntc_small_gemm_run(a, b, c, ntc_stream, nullptr);
+// CPP:       {"a", NTC_PARAM_TENSOR, 2, ntc::rt::dtypes::float32, 0u},
+// CPP-NEXT:  {"b", NTC_PARAM_TENSOR, 2, ntc::rt::dtypes::float32, 0u},
+// CPP-NEXT:  {"c", NTC_PARAM_TENSOR, 2, ntc::rt::dtypes::float32, NTC_PARAM_WRITTEN},
+// CPP:       static ntc_status_t ntc_small_gemm_generic(const void *const *ntc_a, ntc_stream_t ntc_stream, const char **ntc_chosen) {
+// CPP:         return ntc_small_gemm_run(static_cast<const DLTensor *>(ntc_a[0]), static_cast<const DLTensor *>(ntc_a[1]), static_cast<const DLTensor *>(ntc_a[2]), ntc_stream, ntc_chosen);
 // CPP:       extern "C" const ntc_kernel_info_t *ntc_small_gemm_info(void) {
-// CPP-NEXT:    {"small_gemm", 3, ntc_small_gemm_params, "cpu"}
+// CPP-NEXT:    {"small_gemm", 3, ntc_small_gemm_params, "cpu", ntc_small_gemm_call, ntc_small_gemm_config_for, 1, ntc_small_gemm_configs}

@@ -34,10 +34,10 @@ NT_KERNEL(double_padded, arrangement, application, nt::Tensor(3, nt::float32).ja
 // CPP-NEXT: ntc_args.ntc_x_size_2 = ntc::rt::size(x, 1);
 // CPP-NEXT: ntc_args.ntc_x_stride_2 = ntc::rt::stride(x, 1);
 // CPP-NEXT: if ((ntc_status = ntc::rt::check_offsets("double_padded", x_offsets, "x_offsets", ntc_args.ntc_x_offsets, ntc::rt::size(x, 0), ntc_args.ntc_x_size_1)))
-// CPP:      {"x", NTC_PARAM_JAGGED, 2, ntc::rt::dtypes::float32},
-// CPP-NEXT: {"x_offsets", NTC_PARAM_OFFSETS, 1, ntc::rt::dtypes::int64},
-// CPP-NEXT: {"y", NTC_PARAM_TENSOR, 3, ntc::rt::dtypes::float32},
-// CPP:      info = {"double_padded", 3, ntc_double_padded_params, "cpu"};
+// CPP:      {"x", NTC_PARAM_JAGGED, 2, ntc::rt::dtypes::float32, 0u},
+// CPP-NEXT: {"x_offsets", NTC_PARAM_OFFSETS, 1, ntc::rt::dtypes::int64, 0u},
+// CPP-NEXT: {"y", NTC_PARAM_TENSOR, 3, ntc::rt::dtypes::float32, NTC_PARAM_WRITTEN},
+// CPP:      info = {"double_padded", 3, ntc_double_padded_params, "cpu", ntc_double_padded_call, ntc_double_padded_config_for, 1, ntc_double_padded_configs};
 
 // CU:      cudaMemcpyAsync(ntc_x_offsets_copy.data(), ntc_args.ntc_x_offsets, ntc_x_offsets_copy.size() * sizeof(int64_t), cudaMemcpyDeviceToHost, ntc_copy_stream);
 // CU:      ntc_err = cudaStreamSynchronize(ntc_copy_stream);

@@ -27,7 +27,7 @@ NT_KERNEL(row_softmax, arrangement, application,
 
 // The masked lanes of input read -inf; one variant per power of two from 16 to 256.
 // CPP:         load<float>({{.*}}ntc_args.input, {{.*}}-INFINITY
-// CPP-LABEL: extern "C" ntc_status_t row_softmax(
+// CPP-LABEL: static ntc_status_t ntc_row_softmax_run(
 // CPP:         const int64_t ntc_NP2_256 = {{.*}}next_pow2(
 // CPP:         if (ntc_NP2_256 > 256)
 // CPP-NEXT:      return ntc::rt::fail(NTC_ERROR_UNSUPPORTED,

@@ -11,6 +11,14 @@
 #   ntc -o WORKDIR/gir --target cuda --print-ir-after-all [ARGS] SOURCE, then
 #     FileCheck --check-prefix=GIR SOURCE < the printed IR                  (if there are GIR lines:
 #                                                    the GPU tile IR after layout assignment)
+#   ntc --list-configs --target cuda [ARGS] SOURCE | FileCheck --check-prefix=LIST SOURCE
+#   ntc --list-configs --target cpu [ARGS] SOURCE | FileCheck --check-prefix=LISTCPU SOURCE
+#   With `// TABLE-ENTRY: {...}` lines: a tuning table of those entries (`@HASH@` replaced by the
+#   hash that --list-configs prints for the kernel named in the entry), then
+#     ntc -o WORKDIR/tab --target cpu --tuning-table TABLE [ARGS] SOURCE, FileCheck --check-prefix=TAB
+#     ntc -o WORKDIR/tabcu --target cuda --tuning-table TABLE [ARGS] SOURCE, --check-prefix=TABCU
+#     (each if there are such lines; ntc's warnings go to WORKDIR/table-warnings, checked with
+#     --check-prefix=TABWARN if there are such lines)
 #
 # ARGS: the words after `// NTC-ARGS:` lines of SOURCE (e.g. `// NTC-ARGS: --kernel foo`).
 set -euo pipefail
@@ -63,8 +71,51 @@ if grep -Eq '^// GIR(-[A-Z]+)?:' "$source"; then
   "$filecheck" --dump-input=fail --check-prefix=GIR --input-file "$work/$stem.gir" "$source"
   ran=1
 fi
+for pair in LIST:cuda LISTCPU:cpu; do
+  prefix=${pair%%:*} target=${pair##*:}
+  if grep -Eq "^// $prefix(-[A-Z]+)?:" "$source"; then
+    echo "+ ntc --list-configs --target $target ${args[*]} $source | FileCheck --check-prefix=$prefix"
+    "$ntc" --list-configs --target "$target" "${args[@]}" "$source" >"$work/$stem.$prefix"
+    "$filecheck" --dump-input=fail --check-prefix="$prefix" --input-file "$work/$stem.$prefix" \
+      "$source"
+    ran=1
+  fi
+done
+if grep -q '^// TABLE-ENTRY:' "$source"; then
+  table="$work/table.json"
+  {
+    echo '{"format": "ntc-tuning-table", "version": 1, "entries": ['
+    first=1
+    while IFS= read -r entry; do
+      kernel=$(sed -n 's|.*"kernel": *"\([^"]*\)".*|\1|p' <<<"$entry")
+      target=$(sed -n 's|.*"target": *"\([^"]*\)".*|\1|p' <<<"$entry")
+      hash=$("$ntc" --list-configs --target "$target" --kernel "$kernel" "${args[@]}" "$source" |
+        sed -n "s|^kernel $kernel hash \([0-9a-f]*\) .*|\1|p")
+      [ $first -eq 1 ] || echo ','
+      first=0
+      echo "${entry//@HASH@/$hash}"
+    done < <(sed -n 's|^// TABLE-ENTRY:||p' "$source")
+    echo ']}'
+  } >"$table"
+  : >"$work/table-warnings"
+  for pair in TAB:cpu:cpp TABCU:cuda:cu; do
+    IFS=: read -r prefix target ext <<<"$pair"
+    if grep -Eq "^// $prefix(-[A-Z]+)?:" "$source"; then
+      echo "+ ntc -o $work/$prefix --target $target --tuning-table table.json ${args[*]} $source"
+      "$ntc" -o "$work/$prefix" --target "$target" --tuning-table "$table" "${args[@]}" "$source" \
+        2>>"$work/table-warnings"
+      "$filecheck" --dump-input=fail --check-prefix="$prefix" \
+        --input-file "$work/$prefix/$stem.$ext" "$source"
+      ran=1
+    fi
+  done
+  if grep -Eq "^// TABWARN(-[A-Z]+)?:" "$source"; then
+    "$filecheck" --dump-input=fail --check-prefix=TABWARN --input-file "$work/table-warnings" \
+      "$source"
+  fi
+fi
 if [ $ran -eq 0 ]; then
-  echo "$source has no CHECK, CPP, HDR, CU or GIR lines" >&2
+  echo "$source has no CHECK, CPP, HDR, CU, GIR, LIST or TAB lines" >&2
   exit 1
 fi
 echo "passed"

@@ -37,11 +37,34 @@ foreach(file bin/ntc include/ntc/dsl.hpp include/ntc/runtime.h)
   endif()
 endforeach()
 
+# The consumer's tuning table: two shape buckets of tuned_scale with two configurations, under
+# the hash the installed ntc gives the kernel (as ntc-tune would record it).
+run("list tuned_scale's configurations" "${prefix}/bin/ntc" --list-configs --target cpu
+    "${CONSUMER_DIR}/tuned_scale.cpp")
+if(NOT run_output MATCHES "kernel tuned_scale hash ([0-9a-f]+) ")
+  message(FATAL_ERROR "install test: ntc --list-configs printed no hash:\n${run_output}")
+endif()
+set(hash "${CMAKE_MATCH_1}")
+set(table "${WORK_DIR}/tuning.json")
+set(entry [=[{"kernel": "tuned_scale", "hash": "@hash@", "target": "cpu", "arch": "cpu",
+   "dtypes": {"input": "float32", "output": "float32"}, "alignment": "aligned16",
+   "bucket": {"input": [@size@], "output": [@size@]}, "config": "BLOCK_SIZE=@block@"}]=])
+set(entries "")
+foreach(pair "1024;128" "1048576;1024")
+  list(GET pair 0 size)
+  list(GET pair 1 block)
+  string(CONFIGURE "${entry}" one @ONLY)
+  list(APPEND entries "${one}")
+endforeach()
+list(JOIN entries ",\n  " entries)
+file(WRITE "${table}" "{\"format\": \"ntc-tuning-table\", \"version\": 1, \"entries\": [\n  ${entries}\n]}\n")
+
 # CMAKE_PREFIX_PATH is how a user points find_package at a prefix. ntc_DIR is cleared so that
 # nothing leaks in from the environment of the ntc build.
 run("configure the consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${build}"
     -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${CONFIG}"
-    "-DCMAKE_PREFIX_PATH=${prefix}" -Dntc_DIR=ntc_DIR-NOTFOUND -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
+    "-DCMAKE_PREFIX_PATH=${prefix}" -Dntc_DIR=ntc_DIR-NOTFOUND -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+    "-DNTC_TEST_TUNING_TABLE=${table}")
 run("build the consumer" "${CMAKE_COMMAND}" --build "${build}" --config "${CONFIG}")
 
 # Everything the consumer read (compile flags, kernel depfile) comes from the prefix.

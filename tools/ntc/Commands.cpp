@@ -3,6 +3,7 @@
 
 #include "Visualize.h"
 #include "codegen/Codegen.h"
+#include "tuning/TuningTable.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -280,6 +281,61 @@ kir::Function pinDefines(kir::Function f, const Bindings &b) {
   return f;
 }
 
+passes::Target targetOf(const DriverOptions &o) {
+  return o.target == "cpu" ? passes::Target::Cpu : passes::Target::Cuda;
+}
+
+/// The configurations to compile for `kernels`: --config's, or those of --tuning-table's
+/// entries (the table's warnings printed); false after an error.
+bool chosenConfigs(const DriverOptions &o, const std::vector<kir::Function> &kernels,
+                   codegen::Tunings &tunings, std::ostream &err) {
+  const GpuTarget gpu = parseGpuTarget(o.cudaArchs);
+  if (!o.config.empty()) {
+    for (const kir::Function &f : kernels)
+      try {
+        tunings[f.spec.name].configs = {passes::parseConfigId(f.spec, o.config)};
+      } catch (const std::invalid_argument &e) {
+        err << "ntc: error: --config '" << o.config << "': " << e.what()
+            << " (ntc --list-configs prints the configurations of " << f.spec.name << ")\n";
+        return false;
+      }
+    return true;
+  }
+  if (o.tuningTable.empty())
+    return true;
+  std::vector<tuning::TableProblem> problems;
+  tunings = tuning::readTuningTable(o.tuningTable, kernels, targetOf(o), gpu, problems);
+  bool ok = true;
+  for (const tuning::TableProblem &p : problems) {
+    err << "ntc: " << (p.error ? "error: " : "warning: ") << p.message << "\n";
+    ok = ok && !p.error;
+  }
+  return ok;
+}
+
+/// --list-configs: per kernel, a line with its hash, then one line per configuration.
+void listConfigs(const DriverOptions &o, const std::vector<kir::Function> &kernels,
+                 std::ostream &out) {
+  const GpuTarget gpu = parseGpuTarget(o.cudaArchs);
+  std::string archs = "cpu";
+  if (o.target != "cpu") {
+    archs.clear();
+    for (const GpuArch &a : gpu.archs)
+      archs += (archs.empty() ? "sm_" : ",sm_") + std::to_string(a.major) +
+               std::to_string(a.minor) + (a.archSpecific ? "a" : "");
+  }
+  for (const kir::Function &f : kernels) {
+    const std::vector<passes::Config> space = passes::configSpace(f, targetOf(o), gpu);
+    out << "# " << f.spec.name << ": " << space.size() << " configuration"
+        << (space.size() == 1 ? "" : "s") << " for " << archs << ", the default first\n";
+    out << "kernel " << f.spec.name << " hash " << passes::kernelHash(f) << " target " << o.target
+        << " arch " << archs << "\n";
+    for (size_t i = 0; i < space.size(); ++i)
+      out << f.spec.name << " " << passes::configId(f.spec, space[i]) << (i ? "" : " default")
+          << "\n";
+  }
+}
+
 /// The files of one kernel source (nothing is written here); false after a diagnostic.
 bool generate(const DriverOptions &o, const std::string &input,
               const std::vector<kir::Function> &kernels,
@@ -287,14 +343,17 @@ bool generate(const DriverOptions &o, const std::string &input,
   std::filesystem::path source(input);
   std::string stem = source.stem().string();
   std::vector<codegen::GeneratedFile> files;
+  codegen::Tunings tunings;
+  if (!chosenConfigs(o, kernels, tunings, err))
+    return false;
   try {
     if (o.target == "cpu") {
       files = codegen::generateCpu(kernels, stem, source.filename().string(),
-                                   o.printIrAfterAll ? &err : nullptr);
+                                   o.printIrAfterAll ? &err : nullptr, tunings);
     } else {
-      files =
-          codegen::generateCuda(kernels, stem, source.filename().string(),
-                                o.printIrAfterAll ? &err : nullptr, parseGpuTarget(o.cudaArchs));
+      files = codegen::generateCuda(kernels, stem, source.filename().string(),
+                                    o.printIrAfterAll ? &err : nullptr, parseGpuTarget(o.cudaArchs),
+                                    tunings);
     }
   } catch (const std::exception &e) {
     err << "ntc: error: " << input << ": " << e.what() << "\n";
@@ -352,6 +411,26 @@ bool checkUsage(const DriverOptions &o, std::ostream &err) {
     }
     return true;
   }
+  if (o.listConfigs && (o.outputDirGiven || !o.config.empty() || !o.tuningTable.empty() ||
+                        !o.emit.empty() || o.dumpLayout || !o.evalName.empty())) {
+    err << "ntc: error: --list-configs prints the configurations only; it takes --target, "
+           "--cuda-arch, --kernel and --define, not -o, --config, --tuning-table, --emit, "
+           "--dump-layout or --eval\n";
+    return false;
+  }
+  if (!o.config.empty() && !o.tuningTable.empty()) {
+    err << "ntc: error: --config and --tuning-table both choose the configurations; give one\n";
+    return false;
+  }
+  if (!o.config.empty() && !o.defines.empty()) {
+    err << "ntc: error: --config gives every meta-parameter; it cannot be combined with --define\n";
+    return false;
+  }
+  if ((!o.config.empty() || !o.tuningTable.empty()) && !o.outputDirGiven) {
+    err << "ntc: error: " << (o.config.empty() ? "--tuning-table" : "--config")
+        << " generates code: give the output directory with -o DIR\n";
+    return false;
+  }
   if (o.outputDirGiven && o.outputDir.empty()) {
     err << "ntc: error: -o needs the name of a directory, got ''\n";
     return false;
@@ -362,7 +441,7 @@ bool checkUsage(const DriverOptions &o, std::ostream &err) {
           << "' is not an output of ntc (h, cpp, cu, ir or layout, comma-separated)\n";
       return false;
     }
-  const bool prints = o.dumpLayout || !o.evalName.empty() || emits(o, "ir");
+  const bool prints = o.dumpLayout || !o.evalName.empty() || emits(o, "ir") || o.listConfigs;
   if (!o.outputDirGiven) {
     for (const std::string &e : o.emit)
       if (e != "ir") {
@@ -528,6 +607,24 @@ int runDriver(const DriverOptions &o, std::ostream &out, std::ostream &err) {
     std::map<std::string, Expr> values;
     if (!kernelValues(k, bindings, values, err))
       return fail(kUserError);
+  }
+
+  if (!o.config.empty() && kernels.size() != 1) {
+    err << "ntc: error: --config names the configuration of one kernel, but "
+        << (kernels.empty() ? std::string("no kernel") : joinNames(functions))
+        << " would be compiled; select one with --kernel NAME\n";
+    return fail(kUserError);
+  }
+  if (o.listConfigs) {
+    std::vector<kir::Function> pinned;
+    for (const kir::Function &f : functions)
+      pinned.push_back(pinDefines(f, bindings));
+    try {
+      listConfigs(o, pinned, out);
+    } catch (const std::exception &e) {
+      err << "ntc: error: " << e.what() << "\n";
+      return fail(kUserError);
+    }
   }
 
   // Generate every file before writing any, so that an error leaves no output behind.

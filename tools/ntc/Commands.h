@@ -25,6 +25,9 @@ struct DriverOptions {
   std::string visualizeName;        ///< --visualize: draw this parameter (SVG to -o FILE or stdout)
   std::vector<std::string> shapes;  ///< NAME=AxB
   std::vector<std::string> defines; ///< SYMBOL=V
+  bool listConfigs = false;         ///< --list-configs: print the configuration space
+  std::string config;               ///< --config ID: compile this configuration alone
+  std::string tuningTable;          ///< --tuning-table FILE: compile the table's choices in
   FrontendOptions frontend;
 };
 

@@ -48,6 +48,12 @@ int main(int argc, char **argv) {
   app.add_option("--define", o.defines,
                  "meta-parameter values, SYMBOL=V (code is generated for them)")
       ->allow_extra_args(false);
+  app.add_flag("--list-configs", o.listConfigs,
+               "print each kernel's tuning configurations (the default first) and its hash");
+  app.add_option("--config", o.config,
+                 "compile this configuration (an id of --list-configs) instead of the default");
+  app.add_option("--tuning-table", o.tuningTable,
+                 "compile the configurations a tuning table chose, dispatched by shape");
   app.add_option("--resource-dir", o.frontend.resourceDir, "Clang resource directory");
   try {
     app.parse(ntcArgc, argv);

@@ -75,6 +75,82 @@ void emitJaggedArgs(const ParamSpec &p, const std::string &k, const std::string 
      << "), ntc_args." << sizeName(p, j) << ")))\n      return ntc_status;\n";
 }
 
+/// The parameters of the wrapper's prototype, the stream included.
+std::string wrapperParams(const kir::Function &f) {
+  std::string s;
+  for (const CParam &p : cParams(f))
+    s += p.type + p.name + ", ";
+  return s + "ntc_stream_t ntc_stream";
+}
+
+/// The wrapper's parameters passed on, the stream included.
+std::string wrapperArgs(const kir::Function &f) {
+  std::string s;
+  for (const CParam &p : cParams(f))
+    s += p.name + ", ";
+  return s + "ntc_stream";
+}
+
+/// The sizes of every dimension of the tensor parameters, in order, as the wrapper's locals:
+/// what the tuning table's buckets describe.
+std::vector<std::string> bucketedSizes(const kir::Function &f) {
+  std::vector<std::string> sizes;
+  for (const ParamSpec &p : f.spec.params)
+    if (isTensor(p))
+      for (int d = 0; d < p.ndim; ++d)
+        sizes.push_back("ntc_args." + sizeName(p, d));
+  return sizes;
+}
+
+/// `ntc_config`: the index of the configuration whose tuned shape bucket is nearest the call's
+/// (ntc::rt::pick_config), among those measured on this architecture and alignment class.
+void emitConfigChoice(const passes::CompiledKernel &compiled, const std::string &target,
+                      std::ostringstream &os) {
+  const kir::Function &f = compiled.function;
+  const std::vector<std::string> sizes = bucketedSizes(f);
+  const std::string dims = std::to_string(sizes.size());
+  os << "    // The configuration: the tuning table's for the nearest shape bucket, else the "
+        "default (0).\n";
+  if (compiled.tuned.empty()) {
+    os << "    const int ntc_config = 0;\n";
+    return;
+  }
+  os << "    static const ntc::rt::tuned_shape<" << dims << "> ntc_tuned[] = {\n";
+  for (const passes::TunedShape &t : compiled.tuned) {
+    os << "        {" << t.arch << ", " << (t.aligned16 ? "true" : "false") << ", " << t.config
+       << ", {{";
+    for (size_t d = 0; d < t.bucket.size(); ++d)
+      os << (d ? ", " : "") << t.bucket[d];
+    os << "}}},\n";
+  }
+  os << "    };\n";
+  if (target == "cuda") {
+    const ParamSpec *first = nullptr;
+    for (const ParamSpec &p : f.spec.params)
+      first = !first && isTensor(p) ? &p : first;
+    os << "    int ntc_major = 0, ntc_minor = 0;\n";
+    os << "    if (cudaDeviceGetAttribute(&ntc_major, cudaDevAttrComputeCapabilityMajor, "
+       << first->name << "->device.device_id) != cudaSuccess ||\n"
+       << "        cudaDeviceGetAttribute(&ntc_minor, cudaDevAttrComputeCapabilityMinor, "
+       << first->name << "->device.device_id) != cudaSuccess)\n"
+       << "      return ntc::rt::fail(NTC_ERROR_CUDA, "
+       << quote(f.spec.name + ": cannot read the device's compute capability") << ");\n";
+    os << "    const int ntc_arch = ntc_major * 10 + ntc_minor;\n";
+  } else {
+    os << "    const int ntc_arch = 0; // the CPU\n";
+  }
+  std::string aligned = "true";
+  for (const ParamSpec &p : f.spec.params)
+    if (isTensor(p))
+      aligned += " && ntc::rt::aligned16(" + p.name + ")";
+  os << "    const std::array<int64_t, " << dims << "> ntc_sizes{{";
+  for (size_t d = 0; d < sizes.size(); ++d)
+    os << (d ? ", " : "") << sizes[d];
+  os << "}};\n";
+  os << "    const int ntc_config = ntc::rt::pick_config(ntc_tuned, ntc_arch, " << aligned
+     << ", ntc_sizes);\n";
+}
+
 } // namespace
 
 std::string cppElementType(DType t) {
@@ -133,20 +209,25 @@ std::string dlpackDType(DType t) {
   return "ntc::rt::dtypes::" + (n == "bool" ? std::string("bool_") : n);
 }
 
-std::string wrapperPrototype(const kir::Function &f) {
-  std::string s = "ntc_status_t " + f.spec.name + "(";
+std::vector<CParam> cParams(const kir::Function &f) {
+  std::vector<CParam> params;
   for (const ParamSpec &p : f.spec.params) {
-    if (isTensor(p) && p.jaggedDim)
-      s += "const DLTensor *" + p.name + ", const DLTensor *" + p.offsetsName();
-    else if (isTensor(p))
-      s += "const DLTensor *" + p.name;
-    else if (p.kind == ParamSpec::Kind::Constexpr)
-      s += constexprType(p) + " " + p.name;
-    else
-      s += cScalarType(p.dtype) + " " + p.name;
-    s += ", ";
+    if (isTensor(p) && p.jaggedDim) {
+      params.push_back({"const DLTensor *", p.name, true});
+      params.push_back({"const DLTensor *", p.offsetsName(), true});
+    } else if (isTensor(p)) {
+      params.push_back({"const DLTensor *", p.name, true});
+    } else if (p.kind == ParamSpec::Kind::Constexpr) {
+      params.push_back({constexprType(p) + " ", p.name, false});
+    } else {
+      params.push_back({cScalarType(p.dtype) + " ", p.name, false});
+    }
   }
-  return s + "ntc_stream_t ntc_stream)";
+  return params;
+}
+
+std::string wrapperPrototype(const kir::Function &f) {
+  return "ntc_status_t " + f.spec.name + "(" + wrapperParams(f) + ")";
 }
 
 std::string elementType(DType t, const std::string &target) {
@@ -187,12 +268,21 @@ void emitArgsStruct(const kir::Function &f, const std::string &target, std::ostr
   os << "};\n\n";
 }
 
-void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
-                 const std::vector<passes::Variant> &variants, const std::string &target,
+void emitWrapper(const passes::CompiledKernel &compiled, const std::string &target,
                  const LaunchEmitter &launch, std::ostringstream &os) {
+  const kir::Function &f = compiled.function;
+  const passes::GridInfo &grid = compiled.grid;
+  const std::vector<passes::Variant> &variants = compiled.variants;
+  const bool tuned = compiled.configs.size() > 1;
   const std::string &k = f.spec.name;
   const std::string device = target == "cuda" ? "kDLCUDA" : "kDLCPU";
-  os << "extern \"C\" " << wrapperPrototype(f) << " {\n";
+  os << "static const char *const " << configsTableName(f.spec) << "[] = {\n";
+  for (const passes::Config &c : compiled.configs)
+    os << "    " << quote(passes::configId(f.spec, c)) << ",\n";
+  os << "};\n\n";
+  // The body, which can stop before the launch and report the configuration instead.
+  os << "static ntc_status_t " << runFunctionName(f.spec) << "(" << wrapperParams(f)
+     << ", const char **ntc_chosen) {\n";
   os << "  static_cast<void>(ntc_stream);\n";
   os << "  return ntc::rt::guard(" << quote(k) << ", [&]() -> ntc_status_t {\n";
   os << "    ntc_status_t ntc_status = NTC_SUCCESS;\n";
@@ -276,11 +366,22 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
     for (int d = 0; d < p.ndim; ++d)
       os << "    [[maybe_unused]] const int64_t " << sizeName(p, d) << " = ntc_args."
          << sizeName(p, d) << ";\n";
-  for (const auto &[name, value] : variants.front().values)
-    if (std::any_of(f.spec.metas.begin(), f.spec.metas.end(),
-                    [&](const MetaParam &m) { return m.name == name; }))
-      os << "    const int64_t " << wrapperSymbol(f, name) << " = " << value
-         << "; // meta-parameter (default)\n";
+  if (tuned)
+    emitConfigChoice(compiled, target, os);
+  else
+    os << "    const int ntc_config = 0;\n";
+  for (const MetaParam &m : f.spec.metas) {
+    if (!tuned) {
+      os << "    const int64_t " << wrapperSymbol(f, m.name) << " = "
+         << compiled.configs.front().metas.at(m.name) << "; // meta-parameter (default)\n";
+      continue;
+    }
+    os << "    static constexpr int64_t ntc_values_" << m.name << "[] = {";
+    for (size_t c = 0; c < compiled.configs.size(); ++c)
+      os << (c ? ", " : "") << compiled.configs[c].metas.at(m.name);
+    os << "};\n    const int64_t " << wrapperSymbol(f, m.name) << " = ntc_values_" << m.name
+       << "[ntc_config]; // meta-parameter of the configuration\n";
+  }
   // Extents the arrangement needs but could not prove, before anything divides by them.
   auto emitCheck = [&](const std::string &what, const ExtentCheck &c) {
     std::string value = int64Expr(f, c.value);
@@ -308,7 +409,8 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   for (const Expr &e : grid.extents)
     gridExpr += " * " + int64Expr(f, e);
   os << "    const int64_t ntc_grid = " << gridExpr << ";\n";
-  os << "    if (ntc_grid <= 0)\n      return NTC_SUCCESS;\n";
+  os << "    if (ntc_grid <= 0 || ntc_chosen) {\n      if (ntc_chosen)\n        *ntc_chosen = "
+     << configsTableName(f.spec) << "[ntc_config];\n      return NTC_SUCCESS;\n    }\n";
   for (const kir::PaddedExtent &p : f.padded) {
     std::string actuals, names;
     for (size_t i = 0; i < p.actuals.size(); ++i) {
@@ -349,6 +451,8 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   os << ");\n";
   for (const passes::Variant &v : variants) {
     std::string cond = v.index64 ? "ntc_index64" : "!ntc_index64";
+    if (tuned)
+      cond += " && ntc_config == " + std::to_string(v.config);
     for (const auto &[name, value] : v.values)
       cond += " && " + wrapperSymbol(f, name) + " == " + std::to_string(value);
     os << "    if (" << cond << ") {\n" << launch(v) << "    }\n";
@@ -356,29 +460,73 @@ void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
   os << "    return ntc::rt::fail(NTC_ERROR_UNSUPPORTED, "
      << quote(k + ": no compiled variant matches these arguments") << ");\n";
   os << "  });\n}\n\n";
+  os << "extern \"C\" " << wrapperPrototype(f) << " {\n  return " << runFunctionName(f.spec) << "("
+     << wrapperArgs(f) << ", nullptr);\n}\n\n";
 }
 
-void emitInfo(const kir::Function &f, const std::string &target, std::ostringstream &os) {
+void emitInfo(const passes::CompiledKernel &compiled, const std::string &target,
+              std::ostringstream &os) {
+  const kir::Function &f = compiled.function;
   const std::string &k = f.spec.name;
+  // Parameters the application stores to (outputs, for generic runners that poison them).
+  std::vector<bool> written(f.spec.params.size(), false);
+  kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
+    if (s->kind == kir::StmtKind::Store)
+      written[static_cast<size_t>(f.spec.arranged[s->param].source)] = true;
+    return true;
+  });
   os << "static const ntc_param_info_t " << paramTableName(f.spec) << "[] = {\n";
   size_t entries = 0;
-  for (const ParamSpec &p : f.spec.params) {
+  for (size_t i = 0; i < f.spec.params.size(); ++i) {
+    const ParamSpec &p = f.spec.params[i];
     const char *kind = !isTensor(p)  ? "NTC_PARAM_SCALAR"
                        : p.jaggedDim ? "NTC_PARAM_JAGGED"
                                      : "NTC_PARAM_TENSOR";
     os << "    {" << quote(p.name) << ", " << kind << ", " << (p.jaggedDim ? p.ndim - 1 : p.ndim)
-       << ", " << dlpackDType(p.dtype) << "},\n";
+       << ", " << dlpackDType(p.dtype) << ", " << (written[i] ? "NTC_PARAM_WRITTEN" : "0u")
+       << "},\n";
     ++entries;
     if (isTensor(p) && p.jaggedDim) {
       os << "    {" << quote(p.offsetsName())
-         << ", NTC_PARAM_OFFSETS, 1, ntc::rt::dtypes::int64},\n";
+         << ", NTC_PARAM_OFFSETS, 1, ntc::rt::dtypes::int64, 0u},\n";
       ++entries;
     }
   }
   os << "};\n\n";
+  // The generic call and the configuration query: the arguments unpacked from an array.
+  const std::vector<CParam> params = cParams(f);
+  os << "static ntc_status_t " << genericFunctionName(f.spec)
+     << "(const void *const *ntc_a, ntc_stream_t ntc_stream, const char **ntc_chosen) {\n";
+  os << "  if (!ntc_a)\n    return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
+     << quote(k + ": the argument array is null") << ");\n";
+  std::string args;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const CParam &p = params[i];
+    const std::string at = "ntc_a[" + std::to_string(i) + "]";
+    if (p.tensor) {
+      args += "static_cast<const DLTensor *>(" + at + "), ";
+      continue;
+    }
+    os << "  if (!" << at << ")\n    return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
+       << quote(k + ": parameter '" + p.name + "': the argument is null") << ");\n";
+    std::string type = p.type;
+    while (!type.empty() && type.back() == ' ')
+      type.pop_back();
+    args += "*static_cast<const " + type + " *>(" + at + "), ";
+  }
+  os << "  return " << runFunctionName(f.spec) << "(" << args << "ntc_stream, ntc_chosen);\n}\n\n";
+  os << "static ntc_status_t ntc_" << k
+     << "_call(const void *const *ntc_a, ntc_stream_t ntc_stream) {\n  return "
+     << genericFunctionName(f.spec) << "(ntc_a, ntc_stream, nullptr);\n}\n\n";
+  os << "static ntc_status_t ntc_" << k
+     << "_config_for(const void *const *ntc_a, const char **ntc_config) {\n";
+  os << "  if (!ntc_config)\n    return ntc::rt::fail(NTC_ERROR_INVALID_ARGUMENT, "
+     << quote(k + ": the configuration pointer is null") << ");\n";
+  os << "  return " << genericFunctionName(f.spec) << "(ntc_a, nullptr, ntc_config);\n}\n\n";
   os << "extern \"C\" const ntc_kernel_info_t *ntc_" << k << "_info(void) {\n";
   os << "  static const ntc_kernel_info_t info = {" << quote(k) << ", " << entries << ", "
-     << paramTableName(f.spec) << ", " << quote(target) << "};\n";
+     << paramTableName(f.spec) << ", " << quote(target) << ", ntc_" << k << "_call, ntc_" << k
+     << "_config_for, " << compiled.configs.size() << ", " << configsTableName(f.spec) << "};\n";
   os << "  return &info;\n}\n\n";
 }
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "ir/KernelIR.h"
-#include "passes/Passes.h"
+#include "passes/Pipeline.h"
 
 #include <functional>
 #include <sstream>
@@ -22,14 +22,25 @@ void emitArgsStruct(const kir::Function &f, const std::string &target, std::ostr
 std::string elementType(DType t, const std::string &target);
 
 /// Emit the extern "C" wrapper: validate every argument (rank, dtype, device, data,
-/// sizes tied by the arrangement, constexpr values, padded extents), compute the grid,
-/// return early on an empty grid, select a variant and launch it.
-void emitWrapper(const kir::Function &f, const passes::GridInfo &grid,
-                 const std::vector<passes::Variant> &variants, const std::string &target,
+/// sizes tied by the arrangement, constexpr values, padded extents), pick the configuration
+/// (the tuning table's entry nearest the call's shape buckets, else the default), compute the
+/// grid, return early on an empty grid, select a variant and launch it. The body is a static
+/// function that can also only report the configuration (ntc_kernel_info_t::config_for).
+void emitWrapper(const passes::CompiledKernel &k, const std::string &target,
                  const LaunchEmitter &launch, std::ostringstream &os);
 
-/// Emit `ntc_<kernel>_info()`.
-void emitInfo(const kir::Function &f, const std::string &target, std::ostringstream &os);
+/// Emit `ntc_<kernel>_info()` with the generic call and the configuration query.
+void emitInfo(const passes::CompiledKernel &k, const std::string &target, std::ostringstream &os);
+
+/// One parameter of a wrapper's C prototype (a jagged tensor gives two).
+struct CParam {
+  std::string type; ///< with the space or '*' before the name ("const DLTensor *", "float ")
+  std::string name;
+  bool tensor = false; ///< a DLTensor (else a scalar passed by value)
+};
+
+/// The parameters of the wrapper's C prototype, in order, without the stream.
+std::vector<CParam> cParams(const kir::Function &f);
 
 /// The C prototype of the wrapper (without the trailing ';').
 std::string wrapperPrototype(const kir::Function &f);

@@ -1,8 +1,11 @@
 // The consumer project's program: calls the generated `scale` on a CPU vector whose length is
 // not a multiple of the 256-element tile (a tail program) and checks every element, and that
-// nothing past the end was written.
+// nothing past the end was written; then checks that `tuned_scale`, built with a tuning table,
+// takes the table's configuration for each size (the nearest bucket's for a size the table
+// lacks) and computes the right values with it.
 
 #include "scale.h"
+#include "tuned_scale.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -21,6 +24,49 @@ DLTensor vector_f32(float *data, int64_t *shape) {
   t.strides = nullptr; // compact row-major
   t.byte_offset = 0;
   return t;
+}
+
+/// tuned_scale on `n` elements: the configuration it takes (through ntc_tuned_scale_info())
+/// must be `want`, and every output element right.
+bool check_tuned_size(int64_t n, const char *want) {
+  std::vector<float> input(static_cast<size_t>(n)), output(static_cast<size_t>(n), -7.0f);
+  for (int64_t i = 0; i < n; ++i)
+    input[static_cast<size_t>(i)] = float(i % 1000) - 500.0f;
+  int64_t shape[1] = {n};
+  DLTensor in = vector_f32(input.data(), shape);
+  DLTensor out = vector_f32(output.data(), shape);
+  const void *args[] = {&in, &out};
+  const char *config = nullptr;
+  const ntc_kernel_info_t *info = ntc_tuned_scale_info();
+  if (info->config_for(args, &config) != NTC_SUCCESS || !config || std::strcmp(config, want) != 0) {
+    std::printf("consumer: tuned_scale on %lld elements takes configuration %s, want %s (%s)\n",
+                (long long)n, config ? config : "(none)", want, ntc_last_error());
+    return false;
+  }
+  if (info->call(args, nullptr) != NTC_SUCCESS) {
+    std::printf("consumer: tuned_scale failed: %s\n", ntc_last_error());
+    return false;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (output[static_cast<size_t>(i)] != 3.0f * input[static_cast<size_t>(i)]) {
+      std::printf("consumer: tuned_scale output[%lld] = %g with %s\n", (long long)i,
+                  output[static_cast<size_t>(i)], want);
+      return false;
+    }
+  return true;
+}
+
+/// The table (written by run_install_test.cmake) gives the bucket of 1000 elements
+/// BLOCK_SIZE=128 and that of a million BLOCK_SIZE=1024; other sizes take the nearer bucket.
+bool check_tuned() {
+  const ntc_kernel_info_t *info = ntc_tuned_scale_info();
+  if (info->num_configs != 3 || std::strcmp(info->configs[0], "BLOCK_SIZE=64") != 0) {
+    std::printf("consumer: tuned_scale compiled %d configurations, the default %s\n",
+                info->num_configs, info->num_configs > 0 ? info->configs[0] : "(none)");
+    return false;
+  }
+  return check_tuned_size(1000, "BLOCK_SIZE=128") && check_tuned_size(1000000, "BLOCK_SIZE=1024") &&
+         check_tuned_size(600000, "BLOCK_SIZE=1024") && check_tuned_size(3000, "BLOCK_SIZE=128");
 }
 
 } // namespace
@@ -65,6 +111,5 @@ int main() {
     std::printf("consumer: ntc_scale_info() does not describe scale\n");
     return 1;
   }
-  std::printf("consumer: ok\n");
-  return 0;
+  return check_tuned() ? (std::printf("consumer: ok\n"), 0) : 1;
 }

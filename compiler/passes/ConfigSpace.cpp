@@ -1,0 +1,242 @@
+//===- ConfigSpace.cpp - the configurations a tuner may try ---------------===//
+//
+// A configuration fixes the meta-parameters and, on the GPU, the launch knobs the planner
+// otherwise chooses: warps per program, shared-memory stages, the grouped order's band. The
+// space a tuner searches is the allowed meta-parameter values crossed with a few values of
+// each knob that applies, pruned by what the passes can tell without compiling: a
+// configuration whose GEMM loop falls off the tensor-core path, holds too few or too many
+// accumulators per thread, or needs more shared memory than an architecture gives a block is
+// never compiled.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+namespace ntc::passes {
+
+namespace {
+
+/// Warps per program tried for kernels with GEMM main loops.
+constexpr int kGemmWarps[] = {4, 8};
+/// Ring stages tried for GEMM main loops.
+constexpr int kGemmStages[] = {3, 4, 6};
+/// Bands of the grouped program order tried for GEMM grids (1: row order).
+constexpr int64_t kGemmBands[] = {1, 8, 16};
+/// Ring stages tried for other loops whose loads are pipelined (attention's).
+constexpr int kRingStages[] = {2, 3, 4};
+/// Accumulator elements per thread a GEMM main loop may hold: fewer wastes warps on copies,
+/// more spills (128 float registers of the 255 a thread has).
+constexpr int64_t kMinAccumulators = 32, kMaxAccumulators = 128;
+
+/// The id of a configuration that fixes nothing (a kernel without meta-parameters or knobs).
+constexpr const char *kNoChoices = "none";
+
+bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/// The GEMM main loops of a specialized function, planned for `threads`.
+std::vector<DotLoop> gemmLoops(const kir::Function &specialized, int threads,
+                               const GpuTarget &gpu) {
+  std::vector<DotLoop> loops;
+  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
+    if (auto loop = planDotLoop(s, threads, gpu))
+      loops.push_back(*loop);
+    return true;
+  });
+  return loops;
+}
+
+/// True when some loop of the laid-out function copies its loads ahead (pipeline-loads).
+bool pipelinesLoads(const kir::Function &pipelined) {
+  bool found = false;
+  kir::forEachStmt(pipelined.body, [&](const kir::Stmt &s) {
+    found = found || s->kind == kir::StmtKind::AsyncCopy;
+    return !found;
+  });
+  return found;
+}
+
+/// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
+/// them (pipelined and laid out; the element-by-element twin needs no more shared memory).
+SharedPlan layOut(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
+  kir::Function laid = fuseDotAccumulate(assignLayouts(specialized, threads, gpu));
+  return allocateShared(swizzleShared(pipelineLoads(laid, gpu)), threads, gpu);
+}
+
+/// The static resource model: whether `config` compiles to a program worth timing.
+bool worthCompiling(const kir::Function &specialized, const GpuTarget &gpu, bool gemm) {
+  const int threads = blockThreads(specialized, gpu);
+  const std::vector<DotLoop> loops = gemmLoops(specialized, threads, gpu);
+  if (gemm && loops.empty())
+    return false; // off the tensor-core path
+  for (const DotLoop &loop : loops) {
+    const int64_t perThread = loop.bm * loop.bn / threads;
+    if (perThread < kMinAccumulators || perThread > kMaxAccumulators)
+      return false;
+  }
+  return layOut(specialized, threads, gpu).totalBytes <= gpu.sharedPerBlock();
+}
+
+} // namespace
+
+std::string configId(const KernelSpec &spec, const Config &config) {
+  std::string id;
+  auto add = [&](const std::string &name, int64_t value) {
+    id += (id.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  };
+  for (const MetaParam &m : spec.metas)
+    if (auto it = config.metas.find(m.name); it != config.metas.end())
+      add(m.name, it->second);
+  if (config.knobs.threads > 0)
+    add("warps", config.knobs.threads / 32);
+  if (config.knobs.stages > 0)
+    add("stages", config.knobs.stages);
+  if (config.knobs.bandRows > 0)
+    add("group", config.knobs.bandRows);
+  return id.empty() ? std::string(kNoChoices) : id;
+}
+
+Config parseConfigId(const KernelSpec &spec, const std::string &id) {
+  Config config;
+  std::stringstream items(id == kNoChoices ? std::string() : id);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const size_t eq = item.find('=');
+    const std::string name = item.substr(0, eq);
+    int64_t value = 0;
+    size_t used = 0;
+    try {
+      if (eq != std::string::npos)
+        value = std::stoll(item.substr(eq + 1), &used);
+    } catch (const std::exception &) {
+      used = 0;
+    }
+    if (eq == std::string::npos || used == 0 || used != item.size() - eq - 1)
+      throw std::invalid_argument("'" + item + "' is not NAME=INTEGER");
+    const MetaParam *meta = nullptr;
+    for (const MetaParam &m : spec.metas)
+      meta = m.name == name ? &m : meta;
+    if (meta) {
+      if (value < meta->lo || value > meta->hi || !isPowerOfTwo(value))
+        throw std::invalid_argument(name + "=" + std::to_string(value) +
+                                    " is not a power of two in [" + std::to_string(meta->lo) +
+                                    ", " + std::to_string(meta->hi) + "]");
+      config.metas[name] = value;
+    } else if (name == "warps" && value >= 1 && value <= 32) {
+      config.knobs.threads = static_cast<int>(value) * 32;
+    } else if (name == "stages" && value >= 2 && value <= 16) {
+      config.knobs.stages = static_cast<int>(value);
+    } else if (name == "group" && value >= 1 && value <= 1024) {
+      config.knobs.bandRows = value;
+    } else if (name == "warps" || name == "stages" || name == "group") {
+      throw std::invalid_argument(name + "=" + std::to_string(value) +
+                                  " is out of range (warps 1-32, stages 2-16, group 1-1024)");
+    } else {
+      throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
+                                  " nor warps, stages or group");
+    }
+  }
+  for (const MetaParam &m : spec.metas)
+    if (!config.metas.count(m.name))
+      throw std::invalid_argument("it does not give " + m.name);
+  return config;
+}
+
+Config defaultConfig(const kir::Function &f, Target target, const GpuTarget &gpu) {
+  return Config{defaultMetaValues(pinPaddedExtents(f), target, gpu), LaunchKnobs{}};
+}
+
+GpuTarget configuredTarget(const GpuTarget &gpu, const Config &config) {
+  GpuTarget configured = gpu;
+  configured.knobs = config.knobs;
+  return configured;
+}
+
+std::vector<Config> configSpace(const kir::Function &translated, Target target,
+                                const GpuTarget &gpu) {
+  const kir::Function f = pinPaddedExtents(translated);
+  std::vector<Config> space{defaultConfig(f, target, gpu)};
+  std::vector<std::string> ids{configId(f.spec, space.front())};
+  auto add = [&](const Config &c) {
+    const std::string id = configId(f.spec, c);
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+      ids.push_back(id);
+      space.push_back(c);
+    }
+  };
+  for (const auto &metas : metaCombinations(f.spec)) {
+    std::optional<kir::Function> specialized;
+    try {
+      specialized = specialize(f, probeValues(f, metas));
+    } catch (const std::exception &) {
+      continue; // a combination the kernel rejects (e.g. a compile-time assertion)
+    }
+    if (target == Target::Cpu) {
+      add(Config{metas, LaunchKnobs{}});
+      continue;
+    }
+    auto tryConfig = [&](const LaunchKnobs &knobs) {
+      const Config c{metas, knobs};
+      if (configFits(f, c, target, gpu))
+        add(c);
+    };
+    const int threads = blockThreads(*specialized, gpu);
+    try {
+      if (!gemmLoops(*specialized, threads, gpu).empty()) {
+        for (int warps : kGemmWarps)
+          for (int stages : kGemmStages)
+            for (int64_t band : kGemmBands)
+              tryConfig(LaunchKnobs{warps * 32, stages, band});
+      } else if (pipelinesLoads(layOut(*specialized, threads, gpu).function)) {
+        for (int stages : kRingStages)
+          tryConfig(LaunchKnobs{0, stages, 0});
+      } else {
+        tryConfig(LaunchKnobs{});
+      }
+    } catch (const std::exception &) {
+      // The passes reject these meta-parameters on the GPU: never compiled.
+    }
+  }
+  return space;
+}
+
+bool configFits(const kir::Function &translated, const Config &config, Target target,
+                const GpuTarget &gpu) {
+  try {
+    const kir::Function f = pinPaddedExtents(translated);
+    const kir::Function specialized = specialize(f, probeValues(f, config.metas));
+    if (target == Target::Cpu)
+      return true;
+    const bool gemm = !gemmLoops(specialized, blockThreads(specialized, gpu), gpu).empty();
+    return worthCompiling(specialized, configuredTarget(gpu, config), gemm);
+  } catch (const std::exception &) {
+    return false;
+  }
+}
+
+std::string kernelHash(const kir::Function &f) {
+  std::ostringstream text;
+  text << std::setprecision(17) << kir::print(f);
+  for (const ParamSpec &p : f.spec.params) {
+    text << p.name << ":" << static_cast<int>(p.kind) << ":" << dtypeName(p.dtype) << ":" << p.ndim
+         << ":" << (p.jaggedDim ? *p.jaggedDim : -1);
+    for (double v : p.constexprValues)
+      text << ":" << v;
+    text << "\n";
+  }
+  for (const MetaParam &m : f.spec.metas)
+    text << m.name << "[" << m.lo << "," << m.hi << "]\n";
+  // FNV-1a, 64 bits.
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : text.str()) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  std::ostringstream hex;
+  hex << std::hex << std::setw(16) << std::setfill('0') << hash;
+  return hex.str();
+}
+
+} // namespace ntc::passes

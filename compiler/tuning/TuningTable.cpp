@@ -1,0 +1,203 @@
+//===- TuningTable.cpp - reading a tuning table for code generation -------===//
+#include "tuning/TuningTable.h"
+
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+
+namespace ntc::tuning {
+
+namespace {
+
+namespace json = llvm::json;
+
+/// The compute capability × 10 of an architecture name of a table ("sm_90a" → 90, "cpu" → 0),
+/// or -1.
+int tableArch(const std::string &name) {
+  if (name == "cpu")
+    return 0;
+  if (name.rfind("sm_", 0) != 0)
+    return -1;
+  std::string digits = name.substr(3);
+  if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f'))
+    digits.pop_back();
+  if (digits.size() < 2 || digits.size() > 3 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
+  return std::stoi(digits);
+}
+
+/// Reads one table entry into `tuning` (for kernel `f`); an error message or "".
+class EntryReader {
+public:
+  EntryReader(const std::string &where, const kir::Function &f, passes::Target target,
+              const GpuTarget &gpu, std::vector<TableProblem> &problems)
+      : where_(where), f_(f), target_(target), gpu_(gpu), problems_(problems) {}
+
+  /// Adds the entry to `tuning`; false after an error.
+  bool read(const json::Object &entry, passes::KernelTuning &tuning) {
+    passes::TunedShape shape;
+    const std::optional<llvm::StringRef> arch = entry.getString("arch");
+    const std::optional<llvm::StringRef> alignment = entry.getString("alignment");
+    const std::optional<llvm::StringRef> config = entry.getString("config");
+    if (!arch || !alignment || !config)
+      return error("needs the strings \"arch\", \"alignment\" and \"config\"");
+    shape.arch = tableArch(arch->str());
+    if (shape.arch < 0)
+      return error("arch \"" + arch->str() + "\" is neither cpu nor a CUDA architecture");
+    if (!measuredHere(shape.arch))
+      return true; // another architecture's entry
+    if (*alignment != "aligned16" && *alignment != "any")
+      return error("alignment \"" + alignment->str() + "\" is neither aligned16 nor any");
+    shape.aligned16 = *alignment == "aligned16";
+    if (!dtypesMatch(entry.getObject("dtypes")))
+      return true;
+    const json::Object *bucket = entry.getObject("bucket");
+    if (!bucket)
+      return error("needs the object \"bucket\"");
+    for (const ParamSpec &p : f_.spec.params) {
+      if (p.kind != ParamSpec::Kind::Tensor)
+        continue;
+      const json::Array *sizes = bucket->getArray(p.name);
+      if (!sizes || sizes->size() != static_cast<size_t>(p.ndim))
+        return error("\"bucket\" needs " + std::to_string(p.ndim) + " sizes for '" + p.name + "'");
+      for (const json::Value &v : *sizes) {
+        std::optional<int64_t> n = v.getAsInteger();
+        if (!n || *n < 0)
+          return error("\"bucket\" of '" + p.name + "' holds something that is not a size");
+        shape.bucket.push_back(*n);
+      }
+    }
+    passes::Config parsed;
+    try {
+      parsed = passes::parseConfigId(f_.spec, config->str());
+    } catch (const std::invalid_argument &e) {
+      return error("configuration \"" + config->str() + "\": " + e.what());
+    }
+    if (!passes::configFits(f_, parsed, target_, gpu_)) {
+      problems_.push_back({false, where_ + ": configuration \"" + config->str() +
+                                      "\" does not fit " + targetName() +
+                                      "; its shapes take the default configuration"});
+      return true;
+    }
+    const std::string id = passes::configId(f_.spec, parsed);
+    size_t index = 0;
+    while (index < tuning.configs.size() && passes::configId(f_.spec, tuning.configs[index]) != id)
+      ++index;
+    if (index == tuning.configs.size())
+      tuning.configs.push_back(parsed);
+    shape.config = static_cast<int>(index);
+    tuning.shapes.push_back(shape);
+    return true;
+  }
+
+private:
+  bool error(const std::string &message) {
+    problems_.push_back({true, where_ + ": " + message});
+    return false;
+  }
+
+  std::string targetName() const { return target_ == passes::Target::Cpu ? "the CPU" : gpu_.str(); }
+
+  /// True when code compiled for the target runs on the architecture the entry was measured on.
+  bool measuredHere(int arch) const {
+    if (target_ == passes::Target::Cpu)
+      return arch == 0;
+    return std::any_of(gpu_.archs.begin(), gpu_.archs.end(),
+                       [&](const GpuArch &a) { return a.major * 10 + a.minor == arch; });
+  }
+
+  /// The entry's dtypes against the kernel's (a warning when they differ).
+  bool dtypesMatch(const json::Object *dtypes) {
+    if (!dtypes)
+      return true;
+    for (const ParamSpec &p : f_.spec.params) {
+      std::optional<llvm::StringRef> d = dtypes->getString(p.name);
+      if (d && *d != dtypeName(p.dtype)) {
+        problems_.push_back({false, where_ + ": '" + p.name + "' was measured as " + d->str() +
+                                        ", but the kernel takes " + dtypeName(p.dtype) +
+                                        "; the entry is skipped"});
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::string where_;
+  const kir::Function &f_;
+  passes::Target target_;
+  const GpuTarget &gpu_;
+  std::vector<TableProblem> &problems_;
+};
+
+} // namespace
+
+codegen::Tunings parseTuningTable(const std::string &text, const std::string &path,
+                                  const std::vector<kir::Function> &kernels, passes::Target target,
+                                  const GpuTarget &gpu, std::vector<TableProblem> &problems) {
+  codegen::Tunings tunings;
+  auto fail = [&](const std::string &message) {
+    problems.push_back({true, path + ": " + message});
+    return codegen::Tunings{};
+  };
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return fail("not JSON: " + llvm::toString(parsed.takeError()));
+  const json::Object *table = parsed->getAsObject();
+  if (!table || table->getString("format") != std::optional<llvm::StringRef>("ntc-tuning-table"))
+    return fail("not a tuning table (it needs \"format\": \"ntc-tuning-table\")");
+  if (table->getInteger("version") != std::optional<int64_t>(1))
+    return fail("tuning table version 1 expected");
+  const json::Array *entries = table->getArray("entries");
+  if (!entries)
+    return fail("needs an array \"entries\"");
+  const std::string targetName = target == passes::Target::Cpu ? "cpu" : "cuda";
+  std::map<std::string, bool> stale; // kernel name -> a warning was given
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const std::string where = path + ": entry " + std::to_string(i);
+    const json::Object *entry = (*entries)[i].getAsObject();
+    if (!entry)
+      return fail("entry " + std::to_string(i) + " is not an object");
+    const std::optional<llvm::StringRef> kernel = entry->getString("kernel");
+    const std::optional<llvm::StringRef> hash = entry->getString("hash");
+    const std::optional<llvm::StringRef> entryTarget = entry->getString("target");
+    if (!kernel || !hash || !entryTarget)
+      return fail("entry " + std::to_string(i) +
+                  " needs the strings \"kernel\", \"hash\" and \"target\"");
+    auto f = std::find_if(kernels.begin(), kernels.end(),
+                          [&](const kir::Function &k) { return k.spec.name == *kernel; });
+    if (f == kernels.end() || *entryTarget != targetName)
+      continue; // another source's kernel or another target
+    const std::string now = passes::kernelHash(*f);
+    if (*hash != now) {
+      if (!stale[f->spec.name])
+        problems.push_back({false, path + ": kernel '" + f->spec.name +
+                                       "' has changed since it was tuned (table hash " +
+                                       hash->str() + ", source hash " + now +
+                                       "); it is compiled with its default configuration"});
+      stale[f->spec.name] = true;
+      continue;
+    }
+    passes::KernelTuning &tuning = tunings[f->spec.name];
+    if (tuning.configs.empty())
+      tuning.configs.push_back(passes::defaultConfig(*f, target, gpu));
+    if (!EntryReader(where, *f, target, gpu, problems).read(*entry, tuning))
+      return {};
+  }
+  return tunings;
+}
+
+codegen::Tunings readTuningTable(const std::string &path, const std::vector<kir::Function> &kernels,
+                                 passes::Target target, const GpuTarget &gpu,
+                                 std::vector<TableProblem> &problems) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
+  if (!file) {
+    problems.push_back(
+        {true, path + ": cannot read the tuning table: " + file.getError().message()});
+    return {};
+  }
+  return parseTuningTable((*file)->getBuffer().str(), path, kernels, target, gpu, problems);
+}
+
+} // namespace ntc::tuning

@@ -1,0 +1,94 @@
+// Shape buckets and alignment classes of tuning tables, and the choice of a configuration by
+// the generated dispatcher. ntc-tune uses the same functions to label what it measured, so a
+// table's keys mean the same thing when they are written and when they are matched.
+#pragma once
+
+#include <dlpack/dlpack.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace ntc::rt {
+
+/// The bucket of one size: the smallest power of two at least `n` (0 for 0 and below).
+constexpr int64_t size_bucket(int64_t n) {
+  if (n <= 0)
+    return 0;
+  int64_t b = 1;
+  while (b < n && b < (int64_t{1} << 62))
+    b *= 2;
+  return b;
+}
+
+/// The alignment class of a tensor: true ("aligned16") when its first element and every step
+/// of a dimension that is not unit-strided are multiples of 16 bytes (the vector and TMA paths
+/// need this), false ("any") otherwise. A null tensor is "any".
+inline bool aligned16(const DLTensor *t) {
+  if (!t)
+    return false;
+  const int64_t bytes = (int64_t{t->dtype.bits} * t->dtype.lanes + 7) / 8;
+  const uintptr_t first =
+      reinterpret_cast<uintptr_t>(t->data) + static_cast<uintptr_t>(t->byte_offset);
+  if (first % 16 != 0)
+    return false;
+  for (int d = 0; d < t->ndim; ++d) {
+    if (t->shape[d] == 1)
+      continue; // never stepped
+    const int64_t stride = t->strides ? t->strides[d] : 0;
+    if (!t->strides) { // compact row-major: the step of d is the product of the later sizes
+      int64_t step = 1;
+      for (int e = d + 1; e < t->ndim; ++e)
+        step *= t->shape[e];
+      if (step != 1 && (step * bytes) % 16 != 0)
+        return false;
+    } else if (stride != 1 && (stride * bytes) % 16 != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// One shape bucket of a tuning table compiled into a dispatcher: the architecture it was
+/// measured on (compute capability × 10, 0 on the CPU), its alignment class, the configuration
+/// that won, and the buckets of every tensor dimension of the call (parameters in order).
+template <std::size_t Dims> struct tuned_shape {
+  int arch;
+  bool aligned;
+  int config;
+  std::array<int64_t, Dims> bucket;
+};
+
+/// log2 of a bucket, -1 for the empty bucket.
+constexpr int bucket_log2(int64_t b) {
+  int l = -1;
+  for (; b > 0; b /= 2)
+    ++l;
+  return l;
+}
+
+/// The configuration for a call: among the entries of the same architecture and alignment
+/// class, the one whose buckets are nearest to the call's (the sum over dimensions of the
+/// distance in powers of two; the first of equals); 0 (the default) when none matches.
+template <std::size_t Dims, std::size_t N>
+int pick_config(const tuned_shape<Dims> (&table)[N], int arch, bool aligned,
+                const std::array<int64_t, Dims> &sizes) {
+  int best = 0;
+  int64_t nearest = -1;
+  for (const tuned_shape<Dims> &entry : table) {
+    if (entry.arch != arch || entry.aligned != aligned)
+      continue;
+    int64_t distance = 0;
+    for (std::size_t d = 0; d < Dims; ++d) {
+      const int diff = bucket_log2(entry.bucket[d]) - bucket_log2(size_bucket(sizes[d]));
+      distance += diff < 0 ? -diff : diff;
+    }
+    if (nearest < 0 || distance < nearest) {
+      nearest = distance;
+      best = entry.config;
+    }
+  }
+  return best;
+}
+
+} // namespace ntc::rt
