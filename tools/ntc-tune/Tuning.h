@@ -1,7 +1,7 @@
 //===- Tuning.h - the keys a tuning table entry is looked up by -----------===//
 //
 // What the generated dispatch computes for a call (see docs/tuning.md): each size's bucket and
-// the alignment class of the tensors. ntc-tune computes the same for the calls it measures.
+// the alignment class of the tensors, with the dispatcher's functions (ntc/rt/tuning.hpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NTC_TUNE_TUNING_H
