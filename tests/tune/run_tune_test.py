@@ -3,7 +3,8 @@
 
 run_tune_test.py --ntc-tune PATH --ntc PATH [--status N] [--stderr TEXT]... [--stdout TEXT]...
                  [--seed-table FILE] [--check-table] [--source FILE] [--entries N]
-                 [--rejected TEXT] [--kept-kernel NAME] -- ARGS... [::: ARGS...]...
+                 [--rejected TEXT] [--kept-kernel NAME] [--check-dispatch]
+                 -- ARGS... [::: ARGS...]...
 
 Each ARGS list is one ntc-tune run, in order; every run but the last must succeed, the last
 must exit with N (default 0), with each TEXT in its stderr (or stdout). `@OUT@` in the
@@ -12,10 +13,13 @@ arguments is an empty scratch folder, `@NTC@` the ntc to use, `@SRC@` the source
 exactly the documented keys, the winner the fastest candidate, candidates fastest first, the
 buckets the next powers of two of the sizes, the hash the one `ntc --list-configs` prints for
 --source, N entries, a rejected configuration whose reason contains TEXT, an entry of kernel
-NAME kept from the seed table. Exit status 0 when all holds, 77 when ntc has no --list-configs
-(skipped), 1 otherwise.
+NAME kept from the seed table. --check-dispatch compiles the table into --source's kernels
+(`ntc --tuning-table`, the CPU backend) and checks that the dispatcher picks each entry's
+winner for the entry's own shape (`ntc_<kernel>_info()->config_for`). Exit status 0 when all
+holds, 77 when ntc has no --list-configs (skipped), 1 otherwise.
 """
 import argparse
+import ctypes
 import json
 import os
 import shutil
@@ -110,6 +114,97 @@ def check_table(path, args):
         fail(f"the entry of kernel {args.kept_kernel} was not kept")
 
 
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class ParamInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("flags", ctypes.c_uint32)]
+
+
+ConfigFor = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+                             ctypes.POINTER(ctypes.c_char_p))
+
+
+class KernelInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("num_params", ctypes.c_int32),
+                ("params", ctypes.POINTER(ParamInfo)), ("target", ctypes.c_char_p),
+                ("call", ctypes.c_void_p), ("config_for", ConfigFor),
+                ("num_configs", ctypes.c_int32), ("configs", ctypes.POINTER(ctypes.c_char_p))]
+
+
+def check_dispatch(table_path, args, out):
+    """Compiles the table in and checks that the dispatcher picks every entry's winner."""
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    folder = os.path.join(out, "dispatch")
+    os.makedirs(folder)
+    generate = [args.ntc, "-o", folder, "--target", "cpu", "--tuning-table", table_path,
+                args.source]
+    result = subprocess.run(generate, capture_output=True, text=True)
+    if result.returncode != 0:
+        fail("ntc --tuning-table failed:\n" + result.stderr)
+    stem = os.path.splitext(os.path.basename(args.source))[0]
+    library = os.path.join(folder, "lib.so")
+    compile_ = ["c++", "-std=c++17", "-O1", "-fPIC", "-shared", "-fopenmp",
+                "-I" + os.path.join(src, "runtime", "include"), os.path.join(folder, stem + ".cpp"),
+                os.path.join(src, "runtime", "src", "errors.cpp"),
+                os.path.join(src, "runtime", "src", "validate.cpp"), "-o", library]
+    result = subprocess.run(compile_, capture_output=True, text=True)
+    if result.returncode != 0:
+        fail("the tuned library does not compile:\n" + result.stderr[:3000])
+    lib = ctypes.CDLL(library)
+    with open(table_path) as f:
+        entries = json.load(f)["entries"]
+    checked = 0
+    for e in entries:
+        try:
+            info_fn = getattr(lib, "ntc_%s_info" % e["kernel"])
+        except AttributeError:
+            continue
+        info_fn.restype = ctypes.POINTER(KernelInfo)
+        info = info_fn().contents
+        keep = []  # buffers and arrays that must outlive the call
+        argv = (ctypes.c_void_p * info.num_params)()
+        for i in range(info.num_params):
+            p = info.params[i]
+            sizes = e["shape"][p.name.decode()]
+            count = 1
+            for n in sizes:
+                count *= n
+            nbytes = count * (p.dtype.bits // 8)
+            raw = ctypes.create_string_buffer(nbytes + 64)
+            address = (ctypes.addressof(raw) + 63) // 64 * 64
+            shape = (ctypes.c_int64 * len(sizes))(*sizes)
+            strides = [1] * len(sizes)
+            for d in range(len(sizes) - 2, -1, -1):
+                strides[d] = strides[d + 1] * sizes[d + 1]
+            strides = (ctypes.c_int64 * len(sizes))(*strides)
+            t = DLTensor(address, DLDevice(1, 0), len(sizes), p.dtype, shape, strides, 0)
+            keep += [raw, shape, strides, t]
+            argv[i] = ctypes.addressof(t)
+        chosen = ctypes.c_char_p()
+        status = info.config_for(argv, ctypes.byref(chosen))
+        if status != 0:
+            fail(f"config_for failed with status {status} for {e['shape']}")
+        if chosen.value.decode() != e["config"]:
+            fail(f"the dispatcher picks {chosen.value.decode()} for {e['shape']}, the table's "
+                 f"winner is {e['config']}")
+        checked += 1
+    if checked == 0:
+        fail("no entry of the table's kernels in the tuned library")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ntc-tune", required=True)
@@ -123,6 +218,7 @@ def main():
     parser.add_argument("--entries", type=int)
     parser.add_argument("--rejected")
     parser.add_argument("--kept-kernel")
+    parser.add_argument("--check-dispatch", action="store_true")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -162,6 +258,8 @@ def main():
                         fail(f"stdout lacks '{text}'")
         if args.check_table:
             check_table(os.path.join(out, "table.json"), args)
+        if args.check_dispatch:
+            check_dispatch(os.path.join(out, "table.json"), args, out)
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
