@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -51,11 +52,25 @@ std::string findCxx(const Options &o) {
   return env && *env ? env : "c++";
 }
 
-/// "90a" (or "sm_90a") as nvcc's -gencode.
-std::string gencode(std::string arch) {
-  if (startsWith(arch, "sm_"))
-    arch = arch.substr(3);
-  return "-gencode=arch=compute_" + arch + ",code=sm_" + arch;
+/// nvcc's -gencode for the GPU measured (`device`, e.g. "sm_90"): the entry of the manifest's
+/// architecture list ("80,90a"; ntc planned the code for all of them) that it runs, so that one
+/// compile per candidate suffices. Throws when the list has none for it.
+std::string gencode(const std::string &archs, const std::string &device) {
+  std::string list = archs;
+  for (char &c : list)
+    c = c == ';' ? ',' : c;
+  std::string item;
+  std::istringstream items(list);
+  while (std::getline(items, item, ',')) {
+    std::string arch = startsWith(item, "sm_") ? item.substr(3) : item;
+    std::string digits = arch;
+    if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f'))
+      digits.pop_back();
+    if ("sm_" + digits == device)
+      return "-gencode=arch=compute_" + arch + ",code=sm_" + arch;
+  }
+  throw Error("--cuda-arch " + archs + " does not include the GPU's architecture " + device +
+              "; generate the candidates for it");
 }
 
 /// What a build depends on: its command and a hash of each input's contents (so that a source
@@ -191,6 +206,7 @@ void buildStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
     runtimeObjects.push_back(b.output);
   }
 
+  const std::string arch = cuda ? gencode(m.cudaArch, ctx.device->arch()) : "";
   auto libraryJob = [&](const KernelEntry &k, const ConfigEntry &c) {
     BuildJob b;
     std::string dir = ctx.work + "/" + c.dir;
@@ -198,7 +214,7 @@ void buildStep(Context &ctx, const std::vector<ShapeLine> &shapes) {
     b.output = dir + "/lib.so";
     if (cuda)
       b.job.argv = {nvcc,         "-std=c++17", "-O3",     "-DNDEBUG", "-shared",
-                    "-Xcompiler", "-fPIC",      "-cudart", "shared",   gencode(m.cudaArch)};
+                    "-Xcompiler", "-fPIC",      "-cudart", "shared",   arch};
     else
       b.job.argv = {cxx, "-std=c++17", "-O3", "-DNDEBUG", "-fPIC", "-shared", "-fopenmp"};
     b.job.argv.insert(b.job.argv.end(), includes.begin(), includes.end());
