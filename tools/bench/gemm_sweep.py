@@ -4,12 +4,18 @@ against cuBLAS on the GPU, in one run, interleaved per shape.
 Each build is a shared library exporting the kernel; the timing is gpu_bench.py's (CUDA graph
 over rotating buffers, median of replays) and every build is checked once against a float32
 product before timing. The precursor of a tuning run: it prints one line per build and shape.
-Usage: python3 gemm_sweep.py <kernel> <label>=<lib.so> [<label>=<lib.so> ...]
+Usage: python3 gemm_sweep.py [--table T.json] <kernel> <label>=<lib.so> [<label>=<lib.so> ...]
+(--table: the shapes of the kernel's entries in a tuning table instead of the fixed list)
 """
+import json
 import sys
 
 import torch
 
+table = None
+if sys.argv[1] == "--table":
+    table = json.load(open(sys.argv[2]))
+    del sys.argv[1:3]
 kernel, builds = sys.argv[1], [a.split("=", 1) for a in sys.argv[2:]]
 sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
@@ -20,7 +26,11 @@ from ntc_dlpack import Library  # noqa: E402
 torch.manual_seed(3)
 libs = [(label, Library(path)) for label, path in builds]
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
-for m, n, k in ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048), (4096, 4096, 512)):
+shapes = ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048), (4096, 4096, 512))
+if table:
+    shapes = [(e["shape"]["lhs"][0], e["shape"]["rhs"][1], e["shape"]["lhs"][1])
+              for e in table["entries"] if e["kernel"] == kernel]
+for m, n, k in shapes:
     sets = sets_for(2 * (m * k + k * n + m * n))
     a = [torch.randn(m, k, device="cuda", dtype=torch.float16) for _ in range(sets)]
     b = [torch.randn(k, n, device="cuda", dtype=torch.float16) for _ in range(sets)]
@@ -31,6 +41,8 @@ for m, n, k in ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048), (409
     flops = 2 * m * n * k
     print(f"{m}x{n}x{k}: cuBLAS {flops / cublas / 1e12:6.1f} TFLOP/s")
     for label, lib in libs:
+        if table:  # which configuration the library's dispatcher takes for the shape
+            print(f"  {label:<24} takes {lib.config_for(kernel, a[0], b[0], c[0])}")
         c[0].zero_()
         lib.call(kernel, a[0], b[0], c[0])
         torch.cuda.synchronize()

@@ -47,12 +47,42 @@ def dltensor(t: torch.Tensor):
     return dl, shape, strides, t
 
 
+class ParamInfo(ctypes.Structure):
+    """ntc_param_info_t."""
+    _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("flags", ctypes.c_uint32)]
+
+
+_ConfigFor = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+                              ctypes.POINTER(ctypes.c_char_p))
+
+
+class KernelInfo(ctypes.Structure):
+    """ntc_kernel_info_t."""
+    _fields_ = [("name", ctypes.c_char_p), ("num_params", ctypes.c_int32),
+                ("params", ctypes.POINTER(ParamInfo)), ("target", ctypes.c_char_p),
+                ("call", ctypes.c_void_p), ("config_for", _ConfigFor),
+                ("num_configs", ctypes.c_int32), ("configs", ctypes.POINTER(ctypes.c_char_p))]
+
+
 class Library:
     """A generated kernel library loaded with ctypes (symbols stay local to it)."""
 
     def __init__(self, path):
         self.lib = ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
         self.lib.ntc_last_error.restype = ctypes.c_char_p
+
+    def config_for(self, name, *tensors):
+        """The id of the configuration that `name` would run for these tensor arguments
+        (ntc_<name>_info()->config_for; tensors only)."""
+        info_fn = getattr(self.lib, f"ntc_{name}_info")
+        info_fn.restype = ctypes.POINTER(KernelInfo)
+        views = [dltensor(t) for t in tensors]
+        argv = (ctypes.c_void_p * len(views))(*[ctypes.addressof(v[0]) for v in views])
+        chosen = ctypes.c_char_p()
+        if info_fn().contents.config_for(argv, ctypes.byref(chosen)) != 0:
+            raise RuntimeError(self.lib.ntc_last_error().decode())
+        return chosen.value.decode()
 
     def call(self, name, *args, stream=None):
         keep, cargs = [], []

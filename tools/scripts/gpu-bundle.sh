@@ -9,7 +9,12 @@ cd "$(dirname "$0")/../.."
 ntc=build/tools/ntc
 rm -rf gpu-bundle && mkdir -p gpu-bundle/cuda gpu-bundle/cpu gpu-bundle/ops-cuda \
   gpu-bundle/ops-cpu gpu-bundle/dsl-cuda gpu-bundle/dsl-cpu
-for k in kernels/*.cpp tests/gpu/kernels/*.cpp; do
+# The stock kernels with the H200 tuning table, as the project builds them (kernels/CMakeLists.txt).
+for k in kernels/*.cpp; do
+  "$ntc" -o gpu-bundle/cuda --target cuda --tuning-table kernels/tuning/h200.json "$k"
+  "$ntc" -o gpu-bundle/cpu --target cpu "$k"
+done
+for k in tests/gpu/kernels/*.cpp; do
   "$ntc" -o gpu-bundle/cuda --target cuda "$k"
   "$ntc" -o gpu-bundle/cpu --target cpu "$k"
 done
