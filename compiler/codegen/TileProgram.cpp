@@ -607,7 +607,8 @@ private:
       const std::string acc =
           v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
       return {ns_ + "::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
-                  asTile(v->operands[1], in) + acc + scratch + ")",
+                  asTile(v->operands[1], in) + acc + scratch + d_.dotPrecision(v->precision) +
+                  ")",
               true};
     }
     case ValueKind::Trans:

@@ -1309,9 +1309,10 @@ private:
     return result;
   }
 
-  /// dot's input precision: NineToothed's "ieee", "tf32" or "tf32x3", as a string literal. Every
-  /// backend multiplies float32 operands in IEEE precision, which all three allow.
-  void checkInputPrecision(const AstExpr *arg) {
+  /// dot's input precision: NineToothed's "ieee", "tf32" or "tf32x3", as a string literal. The
+  /// GPU multiplies float32 operands on the tensor cores for "tf32" (one pass) and "tf32x3"
+  /// (three, about float32's accuracy); the CPU in IEEE precision, which all three allow.
+  std::string inputPrecision(const AstExpr *arg) {
     const auto *literal = dyn_cast<clang::StringLiteral>(arg->IgnoreParenImpCasts());
     if (!literal)
       fail(arg, "the input precision of dot must be a string literal: \"ieee\", \"tf32\" or "
@@ -1320,6 +1321,7 @@ private:
     if (precision != "ieee" && precision != "tf32" && precision != "tf32x3")
       fail(arg, "unknown input precision '" + precision +
                     "' for dot: use \"ieee\", \"tf32\" or \"tf32x3\"");
+    return precision;
   }
 
   TV builtin(const std::string &name, const clang::CallExpr *e,
@@ -1347,9 +1349,8 @@ private:
       return tv([&] { return makeReduce(name, tile(0), axis); });
     }
     if (name == "dot") {
-      if (args.size() > 2)
-        checkInputPrecision(args[2]);
-      return tv([&] { return makeDot(tile(0), tile(1)); });
+      const std::string precision = args.size() > 2 ? inputPrecision(args[2]) : "";
+      return tv([&] { return makeDot(tile(0), tile(1), precision); });
     }
     if (name == "trans")
       return tv([&] { return makeTrans(tile(0)); });

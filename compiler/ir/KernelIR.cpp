@@ -278,7 +278,7 @@ Value makeReduce(const std::string &op, Value x, std::optional<int64_t> axis) {
   return make(std::move(n));
 }
 
-Value makeDot(Value a, Value b) {
+Value makeDot(Value a, Value b, const std::string &precision) {
   const auto &sa = a->type.shape, &sb = b->type.shape;
   if (sa.size() != 2 || sb.size() != 2)
     throw TypeError("dot needs two 2-D tiles, got " + a->type.str() + " and " + b->type.str());
@@ -292,16 +292,19 @@ Value makeDot(Value a, Value b) {
   else if (isInteger(in) && dtypeBits(in) < 32)
     acc = DType::Int32;
   ValueNode n = node(ValueKind::Dot, {acc, {sa[0], sb[1]}});
+  if (in == DType::Float32 && (precision == "tf32" || precision == "tf32x3"))
+    n.precision = precision;
   n.operands = {std::move(a), std::move(b)};
   return make(std::move(n));
 }
 
-Value makeDotAccumulate(Value a, Value b, Value acc) {
-  Value product = makeDot(a, b);
+Value makeDotAccumulate(Value a, Value b, Value acc, const std::string &precision) {
+  Value product = makeDot(a, b, precision);
   if (product->type.dtype != acc->type.dtype || product->type.shape != acc->type.shape)
     throw TypeError("dot: the accumulator " + acc->type.str() + " is not of the product's type " +
                     product->type.str());
   ValueNode n = node(ValueKind::Dot, acc->type);
+  n.precision = product->precision;
   n.operands = {std::move(a), std::move(b), std::move(acc)};
   return make(std::move(n));
 }
@@ -587,6 +590,8 @@ std::string valueString(const Function &f, const Value &v) {
       os << ", " << v->axis;
     if (v->kind == ValueKind::ConvertLayout && v->transpose)
       os << ", transpose";
+    if (v->kind == ValueKind::Dot && !v->precision.empty())
+      os << ", input_precision=" << v->precision;
     if (v->kind == ValueKind::SharedStage ||
         (v->kind == ValueKind::ConvertLayout && v->type.layout && v->type.layout->buffer >= 0))
       os << (v->operands.empty() ? "" : ", ") << "iteration " << v->integer.str() << " from "

@@ -78,6 +78,9 @@ struct ValueNode {
   bool allAxes = false;   ///< Reduce over every axis
   std::string local;      ///< Local: variable name
   bool transpose = false; ///< ConvertLayout: the result is the operand's 2-D transpose
+  /// Dot of float32 operands: NineToothed's input precision "tf32" or "tf32x3" (tensor cores on
+  /// the GPU; the CPU multiplies in IEEE), or "" for IEEE.
+  std::string precision;
 };
 
 /// Kinds of statements. The last three exist on the GPU path only (passes/PipelineLoads.cpp).
@@ -170,10 +173,11 @@ Value makeBinary(const std::string &op, Value a, Value b);
 Value makeWhere(Value cond, Value a, Value b);
 Value makeCast(Value x, DType dtype);
 Value makeReduce(const std::string &op, Value x, std::optional<int64_t> axis);
-Value makeDot(Value a, Value b);
+/// dot(a, b); `precision` ("ieee", "tf32", "tf32x3" or "") is kept for float32 operands only.
+Value makeDot(Value a, Value b, const std::string &precision = "");
 /// GPU: `acc + dot(a, b)` as one product that accumulates into acc (which has the product's
 /// type, layout included).
-Value makeDotAccumulate(Value a, Value b, Value acc);
+Value makeDotAccumulate(Value a, Value b, Value acc, const std::string &precision = "");
 Value makeTrans(Value x);
 Value makeExpandDims(Value x, int64_t axis);
 Value makeBroadcastTo(Value x, std::vector<Expr> shape);

@@ -66,7 +66,8 @@ private:
           for (int side = 0; side < 2; ++side) {
             const Value &product = ops[side], &other = ops[1 - side];
             if (fusible(node->operands[side].get(), product, other)) // the add's type is x's
-              return makeDotAccumulate(product->operands[0], product->operands[1], other);
+              return makeDotAccumulate(product->operands[0], product->operands[1], other,
+                                       product->precision);
           }
           return nullptr;
         },

@@ -191,16 +191,17 @@ TEST_CASE("addmm: beta = 0 and alpha = 0 select one term", "[cpu][addmm]") {
   CHECK_CLOSE(compare(output, values(input), 0, 0)); // exactly the input
 }
 
-TEST_CASE("dot with an input precision: float32 GEMMs at \"ieee\" and \"tf32\"",
+TEST_CASE("dot with an input precision: float32 GEMMs at \"ieee\", \"tf32\" and \"tf32x3\"",
           "[cpu][matmul][precision]") {
   // Tails in M, N and K; the CPU computes float32 products in IEEE precision for both.
   const int64_t M = 70, N = 90, K = 75;
   std::mt19937_64 rng(17);
-  Tensor<float> lhs({M, K}), rhs({K, N}), ieee({M, N}), tf32({M, N});
+  Tensor<float> lhs({M, K}), rhs({K, N}), ieee({M, N}), tf32({M, N}), tf32x3({M, N});
   lhs.randomize(rng);
   rhs.randomize(rng);
   REQUIRE(mm_ieee(&lhs, &rhs, &ieee, nullptr) == NTC_SUCCESS);
   REQUIRE(mm_tf32(&lhs, &rhs, &tf32, nullptr) == NTC_SUCCESS);
+  REQUIRE(mm_tf32x3(&lhs, &rhs, &tf32x3, nullptr) == NTC_SUCCESS);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {
       double want = 0;
@@ -208,5 +209,6 @@ TEST_CASE("dot with an input precision: float32 GEMMs at \"ieee\" and \"tf32\"",
         want += lhs.get({m, k}) * rhs.get({k, n});
       REQUIRE(ieee.get({m, n}) == Approx(want).margin(1e-4).epsilon(1e-5));
       REQUIRE(tf32.get({m, n}) == ieee.get({m, n}));
+      REQUIRE(tf32x3.get({m, n}) == ieee.get({m, n}));
     }
 }

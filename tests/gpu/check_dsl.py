@@ -13,9 +13,10 @@ at shapes with tails in every dimension. One group per kernel source:
                    repeatable; 64-bit and negative seeds, a strided view (same mask).
   linear_offsets   element_offsets: x.offsets() = sum of index * stride of a strided view with a
                    storage offset (int64 output); dropout2d on a strided view against Philox.
-  dot_precision    mm_ieee close to float64 (tighter than tf32 could be), mm_tf32 within the
-                   tf32 tolerance, both exact on small integers, transposed rhs, K = 0 (zeros);
-                   a `note` line (not counted) says how far the GPU's tf32 is from its ieee.
+  dot_precision    mm_ieee and mm_tf32x3 close to float64 (tighter than tf32 could be), mm_tf32
+                   within the tf32 tolerance and different from mm_ieee (its operands are
+                   rounded to tf32 on the tensor cores), all exact on small integers, transposed
+                   rhs, K = 0 (zeros); a `note` line says how far the GPU's tf32 is from ieee.
   constexpr_arrangement  every listed window x stride of max_pool_constexpr and dilation of
                    dilated_max_constexpr; an unlisted value is NTC_ERROR_INVALID_ARGUMENT naming
                    the parameter, output untouched.
@@ -368,12 +369,12 @@ def dot_precision(t):
         name = f"{m}x{k}x{n} {kind}"
         exact = kind in ("integers", "K=0")
         outs = {}
-        for kernel in ("mm_ieee", "mm_tf32"):
+        for kernel in ("mm_ieee", "mm_tf32", "mm_tf32x3"):
             g, c = t.run(kernel, args_of, [2])
             outs[kernel] = g[2]
             if exact:
                 t.check(f"{kernel} {name} vs float64 (exact)", g[2], ref)
-            elif kernel == "mm_ieee":
+            elif kernel in ("mm_ieee", "mm_tf32x3"):  # three tf32 products: float32's accuracy
                 t.check(f"{kernel} {name} vs float64", g[2], ref, 1e-4, 1e-5)
                 t.check(f"{kernel} {name} vs cpu backend", g[2], c[2], 1e-4, 1e-5)
             else:  # tf32 operands: 10-bit mantissas, errors ~ 1e-3 per product, ~√K in a sum
@@ -384,6 +385,10 @@ def dot_precision(t):
             diff = (outs["mm_tf32"].double() - outs["mm_ieee"].double()).abs().max().item()
             print(f"note mm_tf32 {name}: max |tf32 - ieee| on the GPU = {diff:.3g} "
                   f"(0: tf32 ran at full float32 precision)", flush=True)
+            # "tf32" is honoured: the products ran on tf32 operands (10-bit mantissas), so they
+            # differ from the IEEE ones (random operands have more bits).
+            t.check(f"mm_tf32 {name} rounds its operands to tf32 (differs from ieee)",
+                    torch.tensor(float(diff > 0)), torch.tensor(1.0))
 
 
 # --- constexpr_arrangement --------------------------------------------------------------------

@@ -40,6 +40,7 @@ public:
   std::string epilogue() const override;
   int vectorThreads() const override;
   int dotLoopThreads() const override;
+  std::string dotPrecision(const std::string &precision) const override;
   const GpuTarget *gpuTarget() const override { return &gpu_; }
   bool unitStride(int param, int dim) const override;
   int programsPerBlock() const override { return programs_; }

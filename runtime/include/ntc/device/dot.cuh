@@ -8,6 +8,12 @@
 //   warp takes 16×8 output tiles round-robin, loads fragments with ldmatrix and accumulates with
 //   mma.sync.m16n8k16 (detail::dot_mma); the fragments go back to the blocked layout through
 //   the staging buffer, a few rows at a time, and are added to the accumulator tile;
+// * float32·float32 with a float accumulator and input precision "tf32" or "tf32x3"
+//   (tf32_inputs<1> / <3>: NineToothed's dot(..., input_precision)), 2-D, M a multiple of 16,
+//   N and K of 8: the same round-robin over 16×8 output tiles with mma.sync.m16n8k8 on tf32
+//   operands (rounded to nearest, ties away: cvt.rna); with three passes each operand is split
+//   into a tf32 head and a tf32 tail and the product is head·head + head·tail + tail·head,
+//   about float32's accuracy (detail::dot_mma_tf32);
 // * otherwise SIMT (detail::dot_simt): every thread computes its outputs of the blocked layout
 //   with a K loop in order k = 0, 1, …, converting the operands to Acc.
 // Float accumulation uses fused multiply-adds (and the tensor cores' own summation), so
@@ -23,6 +29,12 @@
 #include <type_traits>
 
 namespace ntc::dev {
+
+/// The input precision of a float32 dot on the tensor cores: Passes = 1 is NineToothed's
+/// "tf32", 3 its "tf32x3" (passed as dot's last argument; without it, dot is IEEE).
+template <int Passes> struct tf32_inputs {
+  static_assert(Passes == 1 || Passes == 3, "ntc::dev::tf32_inputs: 1 or 3 passes");
+};
 
 namespace detail {
 
@@ -129,6 +141,18 @@ template <class TA, class TB, class Acc, class SA, class SB> struct mma_eligible
       D::M % 16 == 0 && D::N % 8 == 0 && D::K % 16 == 0;
 };
 
+/// True when a dot with tf32 inputs runs on the tensor cores (on sm_80 and later); otherwise it
+/// is computed in IEEE precision (dot_simt), which every input precision allows.
+template <class TA, class TB, class Acc, class SA, class SB> struct tf32_eligible {
+  using D = dot_dims<SA, SB>;
+  static constexpr bool value =
+#if defined(NTC_DEV_NO_MMA)
+      false &&
+#endif
+      std::is_same_v<TA, float> && std::is_same_v<TB, float> && std::is_same_v<Acc, float> &&
+      D::batch == 1 && D::M % 16 == 0 && D::N % 8 == 0 && D::K % 8 == 0;
+};
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 /// ldmatrix.sync.aligned.m8n8.x4.shared.b16 from the row addressed by this lane.
 __device__ inline void ldmatrix_x4(uint32_t (&r)[4], const void *row) {
@@ -163,6 +187,111 @@ __device__ inline void mma_m16n8k16(float (&d)[4], const uint32_t (&a)[4], const
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+/// c += the 16×8 accumulator fragments `acc` that the warps hold round-robin (output tile
+/// t = warp + j·warps in acc[j]), through the staging buffer of `Stage` bytes, a few rows at a
+/// time (the blocked layout's threads own other elements than the fragments' lanes).
+template <int M, int N, int PerWarp, std::size_t Stage, int Th, class SC>
+__device__ inline void add_fragments(const float (&acc)[PerWarp][4], Smem smem,
+                                     Tile<float, SC, Th> &c) {
+  constexpr int TN = N / 8, tiles = (M / 16) * TN, W = Th / 32;
+  constexpr int fit = int(Stage / (sizeof(float) * N)) / 8 * 8;
+  constexpr int CH = fit < M ? fit : M;
+  static_assert(CH >= 8, "ntc::dev::dot: staging buffer too small for the write-back");
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  float *out = smem.as<float>();
+#pragma unroll 1
+  for (int r0 = 0; r0 < M; r0 += CH) {
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < PerWarp; ++j) {
+      const int t = warp + j * W;
+      if (t < tiles) {
+        const int tm = t / TN, tn = t % TN;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const mma::Coord p = mma::c_coord(lane, i);
+          const int row = tm * 16 + p.row;
+          if (row >= r0 && row < r0 + CH)
+            out[(row - r0) * N + tn * 8 + p.col] = acc[j][i];
+        }
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < c.Slots; ++s) {
+      const int e = c.linear(s);
+      if (c.owns(s) && e >= r0 * N && e < (r0 + CH) * N)
+        c.v[s] = __fadd_rn(c.v[s], out[e - r0 * N]);
+    }
+  }
+}
+
+/// A float rounded to tf32 (10 mantissa bits, nearest, ties away from zero), in a b32 register.
+__device__ inline uint32_t to_tf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
+
+/// d += a·b with mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32.
+__device__ inline void mma_m16n8k8_tf32(float (&d)[4], const uint32_t (&a)[4],
+                                        const uint32_t (&b)[2]) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/// Tensor-core product of staged float32 operands with tf32 inputs: c += A·B in `Passes`
+/// passes (see the top of this file). Fragments of m16n8k8: A (g, q), (g+8, q), (g, q+4),
+/// (g+8, q+4) and B (q, g), (q+4, g) of the lane's group g = lane / 4 and q = lane % 4. Called
+/// between barriers; overwrites the staging buffer.
+template <int Passes, class SA, class SB, int Th, class SC>
+__device__ inline void dot_mma_tf32(Smem smem, Tile<float, SC, Th> &c) {
+  using D = dot_dims<SA, SB>;
+  constexpr int M = D::M, K = D::K, N = D::N;
+  constexpr int TN = N / 8, tiles = (M / 16) * TN, W = Th / 32, per_warp = (tiles + W - 1) / W;
+  const float *sa = smem.as<float>();
+  const float *sb = smem.as<float>(dot_b_offset<float, 1, M, K>());
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const int g = lane / 4, q = lane % 4;
+  float acc[per_warp][4] = {};
+  for (int k0 = 0; k0 < K; k0 += 8) {
+#pragma unroll
+    for (int j = 0; j < per_warp; ++j) {
+      const int t = warp + j * W; // warp-uniform
+      if (t < tiles) {
+        const int tm = t / TN, tn = t % TN;
+        const float *a = sa + (tm * 16 + g) * K + k0 + q;
+        const float *b = sb + (k0 + q) * N + tn * 8 + g;
+        const float av[4] = {a[0], a[8 * K], a[4], a[8 * K + 4]};
+        const float bv[2] = {b[0], b[4 * N]};
+        uint32_t ah[4], bh[2];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          ah[i] = to_tf32(av[i]);
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+          bh[i] = to_tf32(bv[i]);
+        if constexpr (Passes == 3) {
+          uint32_t at[4], bt[2];
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            at[i] = to_tf32(av[i] - __uint_as_float(ah[i]));
+#pragma unroll
+          for (int i = 0; i < 2; ++i)
+            bt[i] = to_tf32(bv[i] - __uint_as_float(bh[i]));
+          ::ntc::dev::detail::mma_m16n8k8_tf32(acc[j], at, bh);
+          ::ntc::dev::detail::mma_m16n8k8_tf32(acc[j], ah, bt);
+        }
+        ::ntc::dev::detail::mma_m16n8k8_tf32(acc[j], ah, bh);
+      }
+    }
+  }
+  add_fragments<M, N, per_warp, dot_b_offset<float, 1, M, K>() + smem_align(sizeof(float) * K * N)>(
+      acc, smem, c);
+}
+
 /// Tensor-core product from the staged operands: c += A·B (see the top of this file). Called
 /// between barriers; overwrites the staging buffer.
 template <class T, class SA, class SB, int Th, class SC>
@@ -188,46 +317,20 @@ __device__ inline void dot_mma(Smem smem, Tile<float, SC, Th> &c) {
       }
     }
   }
-  // Back to the blocked layout through the staging buffer, CH rows at a time.
-  constexpr std::size_t stage = dot_b_offset<T, 1, M, K>() + smem_align(sizeof(T) * K * N);
-  constexpr int fit = int(stage / (sizeof(float) * N)) / 8 * 8;
-  constexpr int CH = fit < M ? fit : M;
-  static_assert(CH >= 8, "ntc::dev::dot: staging buffer too small for the write-back");
-  float *out = smem.as<float>();
-#pragma unroll 1
-  for (int r0 = 0; r0 < M; r0 += CH) {
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < per_warp; ++j) {
-      const int t = warp + j * W;
-      if (t < tiles) {
-        const int tm = t / TN, tn = t % TN;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const mma::Coord p = mma::c_coord(lane, i);
-          const int row = tm * 16 + p.row;
-          if (row >= r0 && row < r0 + CH)
-            out[(row - r0) * N + tn * 8 + p.col] = acc[j][i];
-        }
-      }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int s = 0; s < c.Slots; ++s) {
-      const int e = c.linear(s);
-      if (c.owns(s) && e >= r0 * N && e < (r0 + CH) * N)
-        c.v[s] = __fadd_rn(c.v[s], out[e - r0 * N]);
-    }
-  }
+  add_fragments<M, N, per_warp, dot_b_offset<T, 1, M, K>() + smem_align(sizeof(T) * K * N)>(
+      acc, smem, c);
 }
 #endif
 
-/// c += A·B from the staged operands: on the tensor cores when possible, else SIMT.
-template <class TA, class TB, class Acc, class SA, class SB, int Th, class SC>
+/// c += A·B from the staged operands: on the tensor cores when possible, else SIMT. Tf32
+/// (0: IEEE, else tf32_inputs' passes) allows float32 operands on the tensor cores.
+template <class TA, class TB, class Acc, class SA, class SB, int Tf32 = 0, int Th, class SC>
 __device__ inline void dot_compute(Smem smem, Tile<Acc, SC, Th> &c) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (mma_eligible<TA, TB, Acc, SA, SB>::value)
     ::ntc::dev::detail::dot_mma<TA, SA, SB>(smem, c);
+  else if constexpr (Tf32 > 0 && tf32_eligible<TA, TB, Acc, SA, SB>::value)
+    ::ntc::dev::detail::dot_mma_tf32<Tf32, SA, SB>(smem, c);
   else
 #endif
     ::ntc::dev::detail::dot_simt<TA, TB, Acc, SA, SB>(smem, c);
@@ -266,6 +369,30 @@ __device__ inline Tile<Acc, SC, Th> dot(const Tile<TA, SA, Th> &a, const Tile<TB
   detail::dot_compute<TA, TB, Acc, SA, SB>(smem, acc);
   __syncthreads();
   return acc;
+}
+
+/// acc + a·b with float32 inputs rounded to tf32 on the tensor cores (Passes = 1) or split into
+/// three tf32 products (Passes = 3), where the shapes allow; IEEE otherwise.
+template <class Acc, class TA, class SA, class TB, class SB, int Th, class SC, int Passes>
+__device__ inline Tile<Acc, SC, Th> dot(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b,
+                                        Tile<Acc, SC, Th> acc, Smem smem, tf32_inputs<Passes>) {
+  using D = detail::dot_dims<SA, SB>;
+  static_assert(std::is_same_v<SC, typename D::result>, "ntc::dev::dot: accumulator shape");
+  __syncthreads();
+  detail::dot_stage(a, b, smem);
+  __syncthreads();
+  detail::dot_compute<TA, TB, Acc, SA, SB, Passes>(smem, acc);
+  __syncthreads();
+  return acc;
+}
+
+/// dot(a, b) with tf32 inputs (see above).
+template <class Acc = void, class TA, class SA, class TB, class SB, int Th, int Passes>
+__device__ inline auto dot(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b, Smem smem,
+                          tf32_inputs<Passes> precision) {
+  using R = detail::dot_result_t<Acc, TA, TB>;
+  using D = detail::dot_dims<SA, SB>;
+  return dot(a, b, ::ntc::dev::full<R, typename D::result, Th>(0), smem, precision);
 }
 
 /// Matrix product of (M×K) and (K×N) tiles (or batched (B×M×K)·(B×K×N)), accumulated in Acc
