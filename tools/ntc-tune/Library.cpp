@@ -10,28 +10,6 @@
 
 namespace ntc::tune {
 
-namespace {
-
-const char *statusName(ntc_status_t status) {
-  switch (status) {
-  case NTC_SUCCESS:
-    return "NTC_SUCCESS";
-  case NTC_ERROR_INVALID_ARGUMENT:
-    return "NTC_ERROR_INVALID_ARGUMENT";
-  case NTC_ERROR_UNSUPPORTED:
-    return "NTC_ERROR_UNSUPPORTED";
-  case NTC_ERROR_LAUNCH:
-    return "NTC_ERROR_LAUNCH";
-  case NTC_ERROR_CUDA:
-    return "NTC_ERROR_CUDA";
-  case NTC_ERROR_INTERNAL:
-    return "NTC_ERROR_INTERNAL";
-  }
-  return "NTC_UNKNOWN_STATUS";
-}
-
-} // namespace
-
 Library::Library(const std::string &path, const std::string &kernel) : path_(path) {
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
@@ -40,10 +18,13 @@ Library::Library(const std::string &path, const std::string &kernel) : path_(pat
   auto infoFn =
       reinterpret_cast<const ntc_kernel_info_t *(*)(void)>(dlsym(handle, infoName.c_str()));
   lastError_ = reinterpret_cast<const char *(*)(void)>(dlsym(handle, "ntc_last_error"));
+  statusString_ =
+      reinterpret_cast<const char *(*)(ntc_status_t)>(dlsym(handle, "ntc_status_string"));
   if (!infoFn)
     throw Error(path + " has no " + infoName + "()");
-  if (!lastError_)
-    throw Error(path + " has no ntc_last_error() (is the runtime linked in?)");
+  if (!lastError_ || !statusString_)
+    throw Error(path +
+                " has no ntc_last_error() or ntc_status_string() (is the runtime linked in?)");
   info_ = infoFn();
   if (!info_ || !info_->name || std::strcmp(info_->name, kernel.c_str()) != 0)
     throw Error(path + ": " + infoName + "() does not describe kernel " + kernel);
@@ -55,7 +36,7 @@ Library::Library(const std::string &path, const std::string &kernel) : path_(pat
 ntc_status_t Library::call(const void *const *args, ntc_stream_t stream, std::string &error) const {
   ntc_status_t status = info_->call(args, stream);
   if (status != NTC_SUCCESS)
-    error = std::string(statusName(status)) + ": " + lastError();
+    error = std::string(statusString_(status)) + ": " + lastError();
   return status;
 }
 

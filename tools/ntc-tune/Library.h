@@ -31,6 +31,7 @@ private:
   std::string path_;
   const ntc_kernel_info_t *info_ = nullptr;
   const char *(*lastError_)(void) = nullptr;
+  const char *(*statusString_)(ntc_status_t) = nullptr; ///< the library's ntc_status_string
 };
 
 /// The first difference between two kernels' parameter lists ("" when they agree): candidates

@@ -336,6 +336,21 @@ __device__ inline void dot_compute(Smem smem, Tile<Acc, SC, Th> &c) {
     ::ntc::dev::detail::dot_simt<TA, TB, Acc, SA, SB>(smem, c);
 }
 
+/// acc + a·b through the staging buffer (Tf32 as dot_compute's).
+template <int Tf32, class Acc, class TA, class SA, class TB, class SB, int Th, class SC>
+__device__ inline Tile<Acc, SC, Th> dot_staged(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b,
+                                               Tile<Acc, SC, Th> acc, Smem smem) {
+  using D = dot_dims<SA, SB>;
+  static_assert(std::is_same_v<SC, typename D::result>, "ntc::dev::dot: accumulator shape");
+  static_assert(!std::is_same_v<Acc, bool>, "ntc::dev::dot: bool accumulator");
+  __syncthreads();
+  dot_stage(a, b, smem);
+  __syncthreads();
+  dot_compute<TA, TB, Acc, SA, SB, Tf32>(smem, acc);
+  __syncthreads();
+  return acc;
+}
+
 template <class Acc, class TA, class TB>
 using dot_result_t =
     std::conditional_t<std::is_void_v<Acc>, typename dot_acc_type<TA, TB>::type, Acc>;
@@ -360,15 +375,7 @@ template <class T, int M, int K, int N> NTC_DEV_HD constexpr std::size_t dot_sme
 template <class Acc, class TA, class SA, class TB, class SB, int Th, class SC>
 __device__ inline Tile<Acc, SC, Th> dot(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b,
                                         Tile<Acc, SC, Th> acc, Smem smem) {
-  using D = detail::dot_dims<SA, SB>;
-  static_assert(std::is_same_v<SC, typename D::result>, "ntc::dev::dot: accumulator shape");
-  static_assert(!std::is_same_v<Acc, bool>, "ntc::dev::dot: bool accumulator");
-  __syncthreads();
-  detail::dot_stage(a, b, smem);
-  __syncthreads();
-  detail::dot_compute<TA, TB, Acc, SA, SB>(smem, acc);
-  __syncthreads();
-  return acc;
+  return detail::dot_staged<0>(a, b, acc, smem);
 }
 
 /// acc + a·b with float32 inputs rounded to tf32 on the tensor cores (Passes = 1) or split into
@@ -376,20 +383,13 @@ __device__ inline Tile<Acc, SC, Th> dot(const Tile<TA, SA, Th> &a, const Tile<TB
 template <class Acc, class TA, class SA, class TB, class SB, int Th, class SC, int Passes>
 __device__ inline Tile<Acc, SC, Th> dot(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b,
                                         Tile<Acc, SC, Th> acc, Smem smem, tf32_inputs<Passes>) {
-  using D = detail::dot_dims<SA, SB>;
-  static_assert(std::is_same_v<SC, typename D::result>, "ntc::dev::dot: accumulator shape");
-  __syncthreads();
-  detail::dot_stage(a, b, smem);
-  __syncthreads();
-  detail::dot_compute<TA, TB, Acc, SA, SB, Passes>(smem, acc);
-  __syncthreads();
-  return acc;
+  return detail::dot_staged<Passes>(a, b, acc, smem);
 }
 
 /// dot(a, b) with tf32 inputs (see above).
 template <class Acc = void, class TA, class SA, class TB, class SB, int Th, int Passes>
 __device__ inline auto dot(const Tile<TA, SA, Th> &a, const Tile<TB, SB, Th> &b, Smem smem,
-                          tf32_inputs<Passes> precision) {
+                           tf32_inputs<Passes> precision) {
   using R = detail::dot_result_t<Acc, TA, TB>;
   using D = detail::dot_dims<SA, SB>;
   return dot(a, b, ::ntc::dev::full<R, typename D::result, Th>(0), smem, precision);
