@@ -1,7 +1,7 @@
 """GPU benchmark of the operator library (kernels/ops, libops_cuda.so) against PyTorch.
 
-Every operator of the CUDA build (tools/scripts/gpu-run.sh builds libops_cuda.so; conv2d is in
-the CPU library only) is timed against the PyTorch call it stands for, at sizes that stream far
+Every operator of the CUDA build (tools/scripts/gpu-run.sh builds libops_cuda.so; conv2d has its
+own script, conv2d_bench.py) is timed against the PyTorch call it stands for, at sizes that stream far
 more than the L2 of an H200, in float32 and float16. The method is gpu_bench.py's:
 
 * inputs are random (the distributions of tests/gpu/ops), never zeros;

@@ -19,9 +19,8 @@ for k in tests/gpu/kernels/*.cpp; do
   "$ntc" -o gpu-bundle/cpu --target cpu "$k"
 done
 # The operator library (kernels/ops) builds into libraries of its own (tests/gpu/check_ops.py).
-# (conv2d is CPU-only for now: see kernels/ops/CMakeLists.txt.)
 for k in kernels/ops/*.cpp; do
-  [ "$(basename "$k")" = conv2d.cpp ] || "$ntc" -o gpu-bundle/ops-cuda --target cuda "$k"
+  "$ntc" -o gpu-bundle/ops-cuda --target cuda "$k"
   "$ntc" -o gpu-bundle/ops-cpu --target cpu "$k"
 done
 # The DSL test kernels of tests/cpu/kernels (tests/gpu/check_dsl.py), CUDA and CPU; some
