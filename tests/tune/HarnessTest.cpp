@@ -91,6 +91,23 @@ TEST_CASE("harness: random inputs are reproducible, outputs poisoned", "[tune]")
   CHECK(a[3] == std::vector<unsigned char>(16, 0xA5));
 }
 
+TEST_CASE("harness: a large output compared block by block finds its one difference",
+          "[tune]") {
+  // 3000 × 5 float32 outputs (several 4096-byte blocks): identical blocks are skipped whole,
+  // and a difference in the middle of a later block is still found, at its own index.
+  ShapeCall call =
+      resolveShape(parseShapeLine("k input=3x5 index=7 output=3000x5 count=4", "t"), kInfo);
+  HostTensors expected = makeHostTensors(kInfo, call, 3);
+  for (size_t i = 0; i < 15000; ++i)
+    setOutput(expected, i, static_cast<float>(i % 97));
+  std::memset(expected[3].data(), 0, expected[3].size());
+  HostTensors actual = expected;
+  CHECK(compareOutputs(kInfo, call, expected, actual).empty());
+  setOutput(actual, 12345, 1000.0f);
+  CHECK(compareOutputs(kInfo, call, expected, actual) ==
+        "output differs from the default at output[2469, 0]: 1000 against 26");
+}
+
 TEST_CASE("harness: outputs compared with dtype tolerances", "[tune]") {
   ShapeCall call = sampleCall();
   HostTensors expected = makeHostTensors(kInfo, call, 1);
