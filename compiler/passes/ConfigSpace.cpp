@@ -36,18 +36,6 @@ constexpr const char *kNoChoices = "none";
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/// The GEMM main loops of a specialized function, planned for `threads`.
-std::vector<DotLoop> gemmLoops(const kir::Function &specialized, int threads,
-                               const GpuTarget &gpu) {
-  std::vector<DotLoop> loops;
-  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
-    if (auto loop = planDotLoop(s, threads, gpu))
-      loops.push_back(*loop);
-    return true;
-  });
-  return loops;
-}
-
 /// True when some loop of the laid-out function copies its loads ahead (pipeline-loads).
 bool pipelinesLoads(const kir::Function &pipelined) {
   bool found = false;
@@ -80,6 +68,17 @@ bool worthCompiling(const kir::Function &specialized, const GpuTarget &gpu, bool
 }
 
 } // namespace
+
+std::vector<DotLoop> gemmLoops(const kir::Function &specialized, int threads,
+                               const GpuTarget &gpu) {
+  std::vector<DotLoop> loops;
+  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
+    if (auto loop = planDotLoop(s, threads, gpu))
+      loops.push_back(*loop);
+    return true;
+  });
+  return loops;
+}
 
 std::string configId(const KernelSpec &spec, const Config &config) {
   std::string id;

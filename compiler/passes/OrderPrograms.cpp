@@ -19,18 +19,6 @@ namespace {
 /// The largest band the pass chooses.
 constexpr int64_t kMaxBandRows = 64;
 
-/// The GEMM main loop of a specialized program, if any (the first one planned).
-std::optional<DotLoop> firstDotLoop(const kir::Function &specialized, const GpuTarget &gpu) {
-  const int threads = blockThreads(specialized, gpu);
-  std::optional<DotLoop> found;
-  kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
-    if (!found)
-      found = planDotLoop(s, threads, gpu);
-    return !found;
-  });
-  return found;
-}
-
 } // namespace
 
 GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
@@ -38,7 +26,9 @@ GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target t
   grid.bandRows = 0;
   if (target != Target::Cuda || grid.extents.size() < 2)
     return grid;
-  const std::optional<DotLoop> loop = firstDotLoop(specialized, gpu);
+  const std::vector<DotLoop> loops = gemmLoops(specialized, blockThreads(specialized, gpu), gpu);
+  const std::optional<DotLoop> loop =
+      loops.empty() ? std::nullopt : std::optional<DotLoop>(loops.front());
   const int waves = gpu.tuning().multiprocessors;
   if (!loop || waves <= 0)
     return grid;

@@ -253,6 +253,10 @@ struct DotLoop {
 /// tiling (the loop then runs statement by statement).
 std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTarget &gpu);
 
+/// The GEMM main loops of a specialized function planned for a block of `threads` (planDotLoop),
+/// in statement order.
+std::vector<DotLoop> gemmLoops(const kir::Function &specialized, int threads, const GpuTarget &gpu);
+
 /// True when the statement before a planned loop (`previous`, null for none) sets the loop's
 /// accumulator to zeros: dot_loop then starts its fragments at zero without reading it.
 bool accumulatorStartsAtZero(const kir::Stmt &previous, const DotLoop &loop);
