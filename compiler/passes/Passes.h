@@ -160,6 +160,12 @@ GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target t
 /// check that every tile shape became a constant. Throws std::runtime_error otherwise.
 kir::Function specialize(const kir::Function &f, const std::map<std::string, int64_t> &values);
 
+/// skip-masked-iterations: every `for` loop whose iterations from some index on provably leave
+/// its state unchanged, because a `where` of the body replaces a value by a constant for every
+/// element there (causal attention's key blocks past the program's last query), ends at that
+/// index; its first iteration always runs. See SkipMaskedIterations.cpp for what is assumed.
+kir::Function skipMaskedIterations(const kir::Function &specialized);
+
 /// One bound check of an access mask: lo <= value (when checkLower) and value < extent
 /// (when checkUpper).
 struct MaskTerm {

@@ -31,6 +31,13 @@ kir::Function pinPaddedExtents(const kir::Function &f) {
     }
   };
   kir::forEachValue(f.body, [&](const kir::Value &v) {
+    // Only elementwise operations broadcast their operands to their result's shape (a dot's or
+    // a transpose's operands line up with the result differently).
+    using kir::ValueKind;
+    if (v->kind != ValueKind::Unary && v->kind != ValueKind::Binary &&
+        v->kind != ValueKind::Where && v->kind != ValueKind::Cast &&
+        v->kind != ValueKind::BroadcastTo)
+      return;
     const std::vector<Expr> &result = v->type.shape;
     for (const kir::Value &o : v->operands) {
       const std::vector<Expr> &shape = o->type.shape;

@@ -152,3 +152,11 @@ TEST_CASE("attention: more keys than queries (not causal)", "[cpu][attention]") 
   check_attention<float>(1, 2, 100, 77, 64, false, 49, {false});
   check_attention<float>(1, 1, 33, 300, 16, false, 50, {false});
 }
+
+TEST_CASE("attention: causal with more or fewer keys than queries", "[cpu][attention]") {
+  // Key blocks after a program's last query are skipped (passes/SkipMaskedIterations.cpp): with
+  // 300 keys most programs stop early; with 77 keys the later query blocks see every key.
+  check_attention<float>(1, 2, 100, 300, 64, false, 51, {true});
+  check_attention<float>(1, 2, 300, 77, 32, false, 52, {true});
+  check_attention<float16>(2, 1, 129, 200, 64, false, 53, {true});
+}

@@ -1,0 +1,102 @@
+// skip-masked-iterations: a loop whose iterations past some index are identities on its state,
+// because a `where` replaces a value by a constant for every element there, ends at that index.
+#include <ntc/dsl.hpp>
+
+#include <limits>
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// (⌈S/16⌉, 1) -> (16, D): one program per 16 query rows.
+nt::Tensor rows(nt::Tensor x) { return x.tile({16, -1}); }
+
+// (⌈S/16⌉, 1) -> (⌈S/32⌉,) -> (32, D): every program walks all key blocks.
+nt::Tensor blocks(nt::Tensor x, nt::Tensor q) {
+  auto arranged = x.tile({32, -1}).tile({-1, -1}).expand({q.shape(0), -1});
+  arranged.dtype() = arranged.dtype().squeeze({1});
+  return arranged;
+}
+
+NT_ARRANGEMENT auto arrangement(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
+  auto q_arranged = rows(q);
+  return nt::arrange(q_arranged, blocks(k, q_arranged), blocks(v, q_arranged), rows(o));
+}
+
+// Causal attention's online softmax: key blocks after the program's last query are skipped.
+NT_APPLICATION void causal(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
+  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
+  auto l_i = ntl::full({q.shape(-2)}, 1, ntl::float32);
+  auto m_i = ntl::full({q.shape(-2)}, -kInf, ntl::float32);
+  for (int i = 0; i < k.shape(0); ++i) {
+    auto qk = ntl::dot(q, ntl::trans(k[i]));
+    qk = ntl::where(k[i].offsets(0) < k.source().shape(0), qk, -kInf);
+    qk = ntl::where(ntl::expand_dims(q.offsets(0), 1) >= ntl::expand_dims(k[i].offsets(0), 0), qk,
+                    -kInf);
+    auto m_ij = ntl::maximum(m_i, ntl::max(qk, 1));
+    auto p = ntl::exp2(qk - ntl::expand_dims(m_ij, 1));
+    auto alpha = ntl::exp2(m_i - m_ij);
+    acc = acc * ntl::expand_dims(alpha, 1) + ntl::dot(p, v[i]);
+    l_i = l_i * alpha + ntl::sum(p, 1);
+    m_i = m_ij;
+  }
+  o = acc / ntl::expand_dims(l_i, 1);
+}
+
+// Only the sequence mask: it removes no whole block before the loop's end, which stays.
+NT_APPLICATION void unmasked(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
+  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
+  for (int i = 0; i < k.shape(0); ++i) {
+    auto qk = ntl::where(k[i].offsets(0) < k.source().shape(0), ntl::dot(q, ntl::trans(k[i])), 0);
+    acc = acc + ntl::dot(qk, v[i]);
+  }
+  o = acc;
+}
+
+// A masked iteration that still changes the state (+ 1) is not skipped.
+NT_APPLICATION void counted(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
+  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
+  for (int i = 0; i < k.shape(0); ++i) {
+    auto qk = ntl::dot(q, ntl::trans(k[i]));
+    qk = ntl::where(ntl::expand_dims(q.offsets(0), 1) >= ntl::expand_dims(k[i].offsets(0), 0), qk,
+                    0);
+    acc = acc + ntl::dot(qk, v[i]) + 1;
+  }
+  o = acc;
+}
+
+// The mask removes the first blocks, not the last (keys at or after the query): no suffix.
+NT_APPLICATION void anticausal(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
+  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
+  for (int i = 0; i < k.shape(0); ++i) {
+    auto qk = ntl::dot(q, ntl::trans(k[i]));
+    qk = ntl::where(ntl::expand_dims(q.offsets(0), 1) <= ntl::expand_dims(k[i].offsets(0), 0), qk,
+                    0);
+    acc = acc + ntl::dot(qk, v[i]);
+  }
+  o = acc;
+}
+
+#define TENSOR nt::Tensor(2, nt::float32).constexpr_dim(1).upper_bound(1, 16)
+NT_KERNEL(causal_attention, arrangement, causal, TENSOR, TENSOR, TENSOR, TENSOR);
+NT_KERNEL(unmasked_product, arrangement, unmasked, TENSOR, TENSOR, TENSOR, TENSOR);
+NT_KERNEL(counted_product, arrangement, counted, TENSOR, TENSOR, TENSOR, TENSOR);
+NT_KERNEL(anticausal_product, arrangement, anticausal, TENSOR, TENSOR, TENSOR, TENSOR);
+
+// The causal loop ends after the key block of the program's last query (16·pid0 + 15); the
+// others keep their end.
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// GIR-NEXT: kernel causal_attention(
+// GIR:        for i in range(0, min(⌈(16*pid0 + 16)/32⌉, ⌈k_size_0/32⌉), 1):
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// GIR-NEXT: kernel unmasked_product(
+// GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// GIR-NEXT: kernel counted_product(
+// GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// GIR-NEXT: kernel anticausal_product(
+// GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
+
+// CPP-LABEL: ntc_causal_attention_program0(
+// CPP:         for (Index l_i = 0; l_i < ntc::rt::min<Index>(ntc::rt::ceil_div<Index>(((16 * pid0) + 16), 32), ntc::rt::ceil_div<Index>(ntc_k_size_0, 32)); l_i += 1) {
+// CPP-LABEL: ntc_unmasked_product_program0(
+// CPP:         for (Index l_i = 0; l_i < ntc::rt::ceil_div<Index>(ntc_k_size_0, 32); l_i += 1) {
