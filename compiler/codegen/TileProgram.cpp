@@ -153,6 +153,31 @@ private:
         e, [this](const std::string &s) { return name(s); }, "Index");
   }
 
+  /// A run-time condition on integers (guard-masks' guards; compile-time ones were folded).
+  std::string condition(const Cond &c) const {
+    switch (c.kind) {
+    case Cond::Kind::True:
+      return "true";
+    case Cond::Kind::False:
+      return "false";
+    case Cond::Kind::NonZero:
+      return "(" + integer(c.a) + ") != 0";
+    case Cond::Kind::Less:
+      return integer(c.a) + " < " + integer(c.b);
+    case Cond::Kind::LessEqual:
+      return integer(c.a) + " <= " + integer(c.b);
+    case Cond::Kind::Equal:
+      return integer(c.a) + " == " + integer(c.b);
+    case Cond::Kind::Not:
+      return "!(" + condition(c.operands[0]) + ")";
+    case Cond::Kind::And:
+      return "(" + condition(c.operands[0]) + ") && (" + condition(c.operands[1]) + ")";
+    case Cond::Kind::Or:
+      return "(" + condition(c.operands[0]) + ") || (" + condition(c.operands[1]) + ")";
+    }
+    throw std::runtime_error("internal error: unknown condition");
+  }
+
   std::string type(DType t) const { return d_.element(t); }
 
   static std::vector<int64_t> constShape(const std::vector<Expr> &shape) {
@@ -284,7 +309,18 @@ private:
         asyncCopy(*s);
         break;
       case StmtKind::If:
-        throw std::runtime_error("internal error: an undecided 'if' reached the CPU backend");
+        line("if (" + condition(s->cond) + ") {");
+        ++indent_;
+        stmts(s->body);
+        --indent_;
+        if (!s->orelse.empty()) {
+          line("} else {");
+          ++indent_;
+          stmts(s->orelse);
+          --indent_;
+        }
+        line("}");
+        break;
       }
     }
   }

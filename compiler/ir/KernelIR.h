@@ -2,7 +2,7 @@
 //
 // The kernel IR is what one program does: statements (local definitions, stores to
 // arranged parameters, `for` loops over symbolic extents, `if` on compile-time
-// conditions) over typed tile values (static dtype and shape; shapes are symbolic
+// conditions, and after guard-masks on uniform run-time integers) over typed tile values (static dtype and shape; shapes are symbolic
 // integers until a variant fixes the meta-parameters). Nodes are immutable and shared
 // through cheap handles, in Halide's style.
 //
@@ -95,7 +95,9 @@ enum class StmtKind {
   AsyncWait,   ///< waits until at most `begin` committed groups are in flight, then a barrier
 };
 
-/// A compile-time condition (on meta-parameters and constexpr scalars).
+/// A condition on integers: compile-time in the translated IR (meta-parameters and constexpr
+/// scalars; specialize folds it), or, once guard-masks has run, on integers uniform over the
+/// program (the loop index, program coordinates, sizes).
 struct Cond {
   enum class Kind { True, False, NonZero, Less, LessEqual, Equal, Not, And, Or };
   Kind kind = Kind::True;

@@ -160,6 +160,23 @@ GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target t
 /// check that every tile shape became a constant. Throws std::runtime_error otherwise.
 kir::Function specialize(const kir::Function &f, const std::map<std::string, int64_t> &values);
 
+/// mask-bounds (MaskBounds.cpp): the least value of loop index `index` from which the boolean
+/// tile `cond` (comparisons of offsets, sizes and the index, joined by `&`) is false for every
+/// element, when it can be derived.
+std::optional<Expr> maskFalseFrom(const kir::Function &specialized, const kir::Value &cond,
+                                  const std::string &index);
+
+/// mask-bounds: the value of loop index `index` before which `cond` is true for every element,
+/// when it can be derived.
+std::optional<Expr> maskTrueBefore(const kir::Function &specialized, const kir::Value &cond,
+                                   const std::string &index);
+
+/// guard-masks: in a loop, a definition `x = where(cond, a, c)` whose condition holds for every
+/// element before some index T becomes `x = a` followed by `if (T <= index) x = where(cond, x,
+/// c)`: the mask of a key block that is entirely inside the sequence (and before the diagonal)
+/// is not computed.
+kir::Function guardMasks(const kir::Function &specialized);
+
 /// skip-masked-iterations: every `for` loop whose iterations from some index on provably leave
 /// its state unchanged, because a `where` of the body replaces a value by a constant for every
 /// element there (causal attention's key blocks past the program's last query), ends at that

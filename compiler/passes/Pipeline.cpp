@@ -1,8 +1,8 @@
 //===- Pipeline.cpp - the passes, in order --------------------------------===//
 //
 //   translate (front end) -> verify-launch-grid (front end) -> pin-padded-extents ->
-//   infer-grid -> build-variants (per configuration) -> specialize -> skip-masked-iterations
-//   (per variant) -> then, in the CUDA backend, order-programs and the GPU passes per program
+//   infer-grid -> build-variants (per configuration) -> specialize -> skip-masked-iterations ->
+//   guard-masks (per variant) -> then, in the CUDA backend, order-programs and the GPU passes per program
 //   -> resolve-access + simplify-mask (per access, called by the code generators)
 //
 //===----------------------------------------------------------------------===//
@@ -76,12 +76,12 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
       seen = seen || values == v.values;
     if (seen)
       continue;
-    k.specializations.emplace_back(v.values, skipMaskedIterations(specialize(f, v.values)));
+    k.specializations.emplace_back(v.values, guardMasks(skipMaskedIterations(specialize(f, v.values))));
     if (trace) {
       *trace << "// -----// IR after specialize (";
       for (const auto &[name, value] : v.values)
         *trace << " " << name << "=" << value;
-      *trace << " ) and skip-masked-iterations //----- //\n"
+      *trace << " ) and skip-masked-iterations, guard-masks //----- //\n"
              << kir::print(k.specializations.back().second);
     }
   }

@@ -8,8 +8,7 @@
 //
 // For every `for` loop the pass looks for a definition `x = where(cond, a, c)` with a constant
 // c, and derives from `cond` a symbolic index B past which the condition is false for every
-// element of the tile: each side of a comparison is bounded over the tile (offsets are affine in
-// the lanes, by affine-access) and the difference must grow with the loop index. It then
+// element of the tile (maskFalseFrom, MaskBounds.cpp). It then
 // evaluates the body abstractly with x = c everywhere (`exp2(-inf) = 0`, `max(m, -inf) = m`,
 // `m - m = 0`, `dot(0, v) = 0`, `a * 1 = a`, `a + 0 = a`, ...) and requires every variable the
 // loop assigns to come out as its value at the start of the iteration, with nothing stored.
@@ -31,11 +30,6 @@ namespace ntc::passes {
 namespace {
 
 using namespace kir;
-
-/// Symbolic least and greatest element of an integer tile.
-struct Bounds {
-  Expr lo, hi;
-};
 
 /// What the abstract evaluation knows about a value in a skipped iteration.
 struct Abstract {
@@ -93,7 +87,7 @@ private:
       const Value &v = s->value;
       if (v->kind != ValueKind::Where || !isUniform(v->operands[2]))
         continue;
-      std::optional<Expr> bound = falseFrom(v->operands[0], loop.var);
+      std::optional<Expr> bound = maskFalseFrom(f_, v->operands[0], loop.var);
       if (!bound || provablyLessEqual(loop.end, *bound))
         continue;
       if (!identityWhenMasked(loop, v.get(), v->operands[2]->number))
@@ -105,91 +99,6 @@ private:
 
   static bool isUniform(const Value &v) {
     return v->kind == ValueKind::Constant || v->kind == ValueKind::Full;
-  }
-
-  // ---- the index past which a condition is false everywhere ------------------------------
-
-  /// Least and greatest element of an integer tile, when they are affine expressions.
-  std::optional<Bounds> bounds(const Value &v) {
-    switch (v->kind) {
-    case ValueKind::Index:
-      return Bounds{v->integer, v->integer};
-    case ValueKind::Constant:
-    case ValueKind::Full:
-      if (v->number != std::floor(v->number) || std::abs(v->number) > 1e15)
-        return std::nullopt;
-      return Bounds{Expr(static_cast<int64_t>(v->number)), Expr(static_cast<int64_t>(v->number))};
-    case ValueKind::ExpandDims:
-    case ValueKind::BroadcastTo:
-      return bounds(v->operands[0]);
-    case ValueKind::Offsets:
-      return offsetBounds(v);
-    case ValueKind::Binary: {
-      auto a = bounds(v->operands[0]), b = bounds(v->operands[1]);
-      if (!a || !b)
-        return std::nullopt;
-      if (v->op == "add")
-        return Bounds{a->lo + b->lo, a->hi + b->hi};
-      if (v->op == "sub")
-        return Bounds{a->lo - b->hi, a->hi - b->lo};
-      return std::nullopt;
-    }
-    default:
-      return std::nullopt;
-    }
-  }
-
-  std::optional<Bounds> offsetBounds(const Value &v) {
-    std::optional<AffineAccess> affine = affineAccess(resolveAccess(f_, v->param, v->subscripts));
-    if (!affine)
-      return std::nullopt;
-    const size_t dim = static_cast<size_t>(v->integer.constValue());
-    Access extents = resolveAccess(f_, v->param, v->subscripts);
-    Bounds b{affine->origin[dim], affine->origin[dim]};
-    for (size_t lane = 0; lane < affine->laneSteps.size(); ++lane) {
-      const Expr &step = affine->laneSteps[lane][dim];
-      if (step == Expr(0))
-        continue;
-      auto s = step.asConst();
-      auto n = extents.laneExtents[lane].asConst();
-      if (!s || !n)
-        return std::nullopt;
-      const Expr reach = Expr(*s * (*n - 1));
-      (*s > 0 ? b.hi : b.lo) = (*s > 0 ? b.hi : b.lo) + reach;
-    }
-    return b;
-  }
-
-  /// The least loop index from which `cond` is false for every element, or nullopt.
-  std::optional<Expr> falseFrom(const Value &cond, const std::string &index) {
-    if (cond->kind == ValueKind::BroadcastTo || cond->kind == ValueKind::ExpandDims)
-      return falseFrom(cond->operands[0], index);
-    if (cond->kind != ValueKind::Binary)
-      return std::nullopt;
-    const std::string &op = cond->op;
-    if (op == "and") {
-      auto a = falseFrom(cond->operands[0], index), b = falseFrom(cond->operands[1], index);
-      if (a && b)
-        return min(*a, *b);
-      return a ? a : b;
-    }
-    // x >= y (x > y) is false everywhere when y.lo - x.hi >= 1 (>= 0).
-    const bool swap = op == "le" || op == "lt";
-    if (!swap && op != "ge" && op != "gt")
-      return std::nullopt;
-    auto x = bounds(cond->operands[swap ? 1 : 0]), y = bounds(cond->operands[swap ? 0 : 1]);
-    if (!x || !y)
-      return std::nullopt;
-    const int64_t threshold = (op == "ge" || op == "le") ? 1 : 0;
-    // gap(i) = gap0 + slope · i must be affine in the index with a positive constant slope.
-    const Expr gap = y->lo - x->hi;
-    const Expr i = Expr::symbol(index);
-    const Expr gap0 = gap.substitute({{index, Expr(0)}});
-    const Expr slope = gap.substitute({{index, i + Expr(1)}}) - gap;
-    auto s = slope.asConst();
-    if (!s || *s < 1 || gap0 + i * slope != gap)
-      return std::nullopt;
-    return ceilDiv(Expr(threshold) - gap0, slope);
   }
 
   // ---- the abstract evaluation of a masked iteration ------------------------------------

@@ -61,6 +61,7 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // GIR-NEXT: async_copy if i + 3 < ⌈k_size_2/64⌉: convert_layout(load v[i + 3] : float16[64, 16], iteration i + 3 from 0)
 // GIR-NEXT: async_commit
 // GIR-NEXT: %qk = dot(%q_loaded : float16[64, 16] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=4x2048B>) : float32[64, 64] #mma<4x1>
+// GIR-NEXT: if ⌊k_size_2/64⌋ <= i:
 // GIR-NEXT: %qk <- where(lt(offsets k[i] dim 2 : int64[64] #slice<#mma<4x1>, dim=0>, index(k_size_2) : int64[]) : bool[64] #slice<#mma<4x1>, dim=0>, %qk : float32[64, 64] #mma<4x1>, -inf : float32[]) : float32[64, 64] #mma<4x1>
 // GIR-NEXT: %m_ij = maximum(%m_i : float32[64] #slice<#mma<4x1>, dim=1>, max(%qk : float32[64, 64] #mma<4x1>, axis=1) : float32[64] #slice<#mma<4x1>, dim=1>) : float32[64] #slice<#mma<4x1>, dim=1>
 // GIR-NEXT: %p = exp2(sub(%qk : float32[64, 64] #mma<4x1>, expand_dims(%m_ij : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>

@@ -156,6 +156,19 @@ for dt, kernel, tol in ((torch.float16, "attention_f16", 0.01), (torch.float32, 
             check(name + " vs reference", g, ref, tol, tol)
             check(name + " vs cpu backend", g, c, tol, tol)
 
+# Causal with more or fewer keys than queries (top-left aligned, as torch's is_causal): the key
+# blocks after a program's last query are skipped (passes/SkipMaskedIterations.cpp).
+for dt, kernel, tol in ((torch.float16, "attention_f16", 0.01), (torch.float32, "attention_f32", 0.025)):
+    for sq, skv, d in ((100, 300, 64), (300, 77, 32), (129, 200, 128)):
+        q = torch.randn(1, 2, sq, d, dtype=dt)
+        k, v = (torch.randn(1, 2, skv, d, dtype=dt) for _ in range(2))
+        g, c, _ = both(kernel, lambda: [q, k, v, 1, torch.empty(1, 2, sq, d, dtype=dt)], 4)
+        ref = torch.nn.functional.scaled_dot_product_attention(
+            q.double(), k.double(), v.double(), is_causal=True, scale=1.0)
+        name = f"{kernel} 1x2x{sq}x{d} with {skv} keys causal=1"
+        check(name + " vs reference", g, ref, tol, tol)
+        check(name + " vs cpu backend", g, c, tol, tol)
+
 for m, n, k in ((65, 97, 130), (256, 128, 64)):
     lhs, rhs = torch.randn(m, k, dtype=torch.float16), torch.randn(k, n, dtype=torch.float16)
     bias, residual = torch.randn(n, dtype=torch.float16), torch.randn(m, n, dtype=torch.float16)

@@ -34,6 +34,11 @@ for causal in (0, 1):
     lib.call("attention_f16", q, q, q, causal, torch.empty_like(q))
     q = torch.randn(1, 1, 1, 32, device=dev)
     lib.call("attention_f32", q, q, q, causal, torch.empty_like(q))
+# Causal with fewer and more keys than queries: loops that end early (skip-masked-iterations).
+for sq, skv in ((150, 70), (70, 150)):
+    q = torch.randn(1, 2, sq, 64, device=dev, dtype=torch.float16)
+    kv = torch.randn(1, 2, skv, 64, device=dev, dtype=torch.float16)
+    lib.call("attention_f16", q, kv, kv, 1, torch.empty_like(q))
 # GEMM-like kernels at tails: M, N, K not multiples of any tile, K below one tile, one row.
 h = torch.float16
 for m, k, n in ((65, 130, 97), (1, 7, 33), (3, 200, 1)):

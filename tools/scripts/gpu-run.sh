@@ -3,7 +3,8 @@
 # gpu-bundle/, run the device-library tests, the GPU kernel tests (tests/gpu; check_dsl.py runs
 # the DSL test kernels of tests/cpu/kernels) and the benchmark (tools/bench/gpu_bench.py). Logs
 # go to $OUT when set. NTC_DEVICE_TEST=1: the device-library tests too; NTC_CHECK_MMA=1: the
-# kernels also as sm_80 runs them (mma.sync).
+# kernels also as sm_80 runs them (mma.sync); NTC_STOCK_ONLY=1: the stock kernels only (no
+# operator library, no DSL test kernels).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
@@ -33,30 +34,33 @@ for cpp in gpu-bundle/cpu/*.cpp runtime/src/*.cpp; do
     -o "/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o" &
   pids+=($!)
 done
+stock_only=${NTC_STOCK_ONLY:-0}
 # The operator library (kernels/ops), CUDA and CPU, into libops_cuda.so / libops_cpu.so.
 mkdir -p /tmp/ntc-build/ops
-for cu in gpu-bundle/ops-cuda/*.cu; do
-  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cuda \
-    -c "$cu" -o "/tmp/ntc-build/ops/$(basename "$cu" .cu).o" > "$out/ptxas-ops-$(basename "$cu" .cu).txt" 2>&1 &
-  pids+=($!)
+if [ "$stock_only" != 1 ]; then
+  for cu in gpu-bundle/ops-cuda/*.cu; do
+    nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cuda \
+      -c "$cu" -o "/tmp/ntc-build/ops/$(basename "$cu" .cu).o" > "$out/ptxas-ops-$(basename "$cu" .cu).txt" 2>&1 &
+    pids+=($!)
+  done
+  for cpp in gpu-bundle/ops-cpu/*.cpp; do
+    g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cpu -c "$cpp" \
+      -o "/tmp/ntc-build/ops/cpu-$(basename "$cpp" .cpp).o" &
+    pids+=($!)
+  done
+  # The DSL test kernels (tests/cpu/kernels), CUDA and CPU, into libdsl_cuda.so / libdsl_cpu.so.
+  mkdir -p /tmp/ntc-build/dsl
+  for cu in gpu-bundle/dsl-cuda/*.cu; do
+    nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cuda \
+      -c "$cu" -o "/tmp/ntc-build/dsl/$(basename "$cu" .cu).o" > "$out/ptxas-dsl-$(basename "$cu" .cu).txt" 2>&1 &
+    pids+=($!)
+  done
+  for cpp in gpu-bundle/dsl-cpu/*.cpp; do
+    g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cpu -c "$cpp" \
+      -o "/tmp/ntc-build/dsl/cpu-$(basename "$cpp" .cpp).o" &
+    pids+=($!)
 done
-for cpp in gpu-bundle/ops-cpu/*.cpp; do
-  g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cpu -c "$cpp" \
-    -o "/tmp/ntc-build/ops/cpu-$(basename "$cpp" .cpp).o" &
-  pids+=($!)
-done
-# The DSL test kernels (tests/cpu/kernels), CUDA and CPU, into libdsl_cuda.so / libdsl_cpu.so.
-mkdir -p /tmp/ntc-build/dsl
-for cu in gpu-bundle/dsl-cuda/*.cu; do
-  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cuda \
-    -c "$cu" -o "/tmp/ntc-build/dsl/$(basename "$cu" .cu).o" > "$out/ptxas-dsl-$(basename "$cu" .cu).txt" 2>&1 &
-  pids+=($!)
-done
-for cpp in gpu-bundle/dsl-cpu/*.cpp; do
-  g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cpu -c "$cpp" \
-    -o "/tmp/ntc-build/dsl/cpu-$(basename "$cpp" .cpp).o" &
-  pids+=($!)
-done
+fi
 # With NTC_CHECK_MMA=1 the kernels are also built with NTC_DEV_NO_WGMMA: the device code that
 # sm_80 runs (mma.sync products), checked on this GPU as well.
 if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
@@ -69,6 +73,7 @@ if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
 fi
 for p in "${pids[@]}"; do wait "$p" || { echo "a compile failed"; cat "$out"/ptxas-*.txt | grep -m5 error; exit 1; }; done
 g++ -shared -fopenmp -o /tmp/ntc-build/libkernels_cpu.so /tmp/ntc-build/cpu-*.o
+if [ "$stock_only" != 1 ]; then
 g++ -shared -fopenmp -o /tmp/ntc-build/libops_cpu.so /tmp/ntc-build/ops/cpu-*.o \
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o
 nvcc -shared $arch -o /tmp/ntc-build/libops_cuda.so $(ls /tmp/ntc-build/ops/*.o | grep -v '/cpu-') \
@@ -77,6 +82,7 @@ g++ -shared -fopenmp -o /tmp/ntc-build/libdsl_cpu.so /tmp/ntc-build/dsl/cpu-*.o 
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o
 nvcc -shared $arch -o /tmp/ntc-build/libdsl_cuda.so $(ls /tmp/ntc-build/dsl/*.o | grep -v '/cpu-') \
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
+fi
 nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda.so \
   $(ls /tmp/ntc-build/*.o | grep -v '/cpu-') /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
 grep -h "registers\|spill" "$out"/ptxas-*.txt | sort | uniq -c | sort -rn | head -20 > "$out/ptxas-summary.txt" || true
@@ -90,12 +96,14 @@ if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
 fi
 PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda.so \
   /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check.txt" | tail -50 || status=1
-echo "== operator library (kernels/ops)"
-PYTHONUNBUFFERED=1 python3 tests/gpu/check_ops.py /tmp/ntc-build/libops_cuda.so \
-  /tmp/ntc-build/libops_cpu.so 2>&1 | tee "$out/check-ops.txt" | grep -v "^ok " | tail -40 || status=1
-echo "== DSL test kernels (tests/cpu/kernels)"
-PYTHONUNBUFFERED=1 python3 tests/gpu/check_dsl.py /tmp/ntc-build/libdsl_cuda.so \
-  /tmp/ntc-build/libdsl_cpu.so 2>&1 | tee "$out/check-dsl.txt" | grep -v "^ok " | tail -40 || status=1
+if [ "$stock_only" != 1 ]; then
+  echo "== operator library (kernels/ops)"
+  PYTHONUNBUFFERED=1 python3 tests/gpu/check_ops.py /tmp/ntc-build/libops_cuda.so \
+    /tmp/ntc-build/libops_cpu.so 2>&1 | tee "$out/check-ops.txt" | grep -v "^ok " | tail -40 || status=1
+  echo "== DSL test kernels (tests/cpu/kernels)"
+  PYTHONUNBUFFERED=1 python3 tests/gpu/check_dsl.py /tmp/ntc-build/libdsl_cuda.so \
+    /tmp/ntc-build/libdsl_cpu.so 2>&1 | tee "$out/check-dsl.txt" | grep -v "^ok " | tail -40 || status=1
+fi
 if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
   nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda_mma.so /tmp/ntc-build/mma/*.o \
     /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart

@@ -1,5 +1,7 @@
-// skip-masked-iterations: a loop whose iterations past some index are identities on its state,
-// because a `where` replaces a value by a constant for every element there, ends at that index.
+// Loops with masks. skip-masked-iterations: a loop whose iterations past some index are
+// identities on its state, because a `where` replaces a value by a constant for every element
+// there, ends at that index. guard-masks: a `where` whose condition holds for every element
+// before some index is computed only from that index on, under an `if`.
 #include <ntc/dsl.hpp>
 
 #include <limits>
@@ -82,21 +84,35 @@ NT_KERNEL(counted_product, arrangement, counted, TENSOR, TENSOR, TENSOR, TENSOR)
 NT_KERNEL(anticausal_product, arrangement, anticausal, TENSOR, TENSOR, TENSOR, TENSOR);
 
 // The causal loop ends after the key block of the program's last query (16·pid0 + 15); the
-// others keep their end.
-// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// others keep their end. The sequence mask is computed from the last whole block on, the causal
+// one from the first block that reaches the program's first query (16·pid0) on.
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations, guard-masks
 // GIR-NEXT: kernel causal_attention(
 // GIR:        for i in range(0, min(⌈(16*pid0 + 16)/32⌉, ⌈k_size_0/32⌉), 1):
-// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// GIR-NEXT:     %qk = dot(
+// GIR-NEXT:     if ⌊k_size_0/32⌋ <= i:
+// GIR-NEXT:       %qk <- where(lt(offsets k[i] dim 0
+// GIR-NEXT:     if ⌊(16*pid0 - 31)/32⌋ + 1 <= i:
+// GIR-NEXT:       %qk <- where(ge(
+// GIR-NEXT:     %m_ij = maximum(
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations, guard-masks
 // GIR-NEXT: kernel unmasked_product(
 // GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
-// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// GIR-NEXT:     %qk = dot(load q[] : float32[16, 16], trans(load k[i]
+// GIR-NEXT:     if ⌊k_size_0/32⌋ <= i:
+// GIR-NEXT:       %qk <- where(lt(offsets k[i] dim 0 : int64[32], index(k_size_0) : int64[]) : bool[32], %qk : float32[16, 32], 0 : int32[])
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations, guard-masks
 // GIR-NEXT: kernel counted_product(
 // GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
-// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations
+// GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations, guard-masks
 // GIR-NEXT: kernel anticausal_product(
 // GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
+// GIR-NEXT:     %qk = dot(
+// GIR-NEXT:     %qk <- where(le(
 
 // CPP-LABEL: ntc_causal_attention_program0(
 // CPP:         for (Index l_i = 0; l_i < ntc::rt::min<Index>(ntc::rt::ceil_div<Index>(((16 * pid0) + 16), 32), ntc::rt::ceil_div<Index>(ntc_k_size_0, 32)); l_i += 1) {
+// CPP:           if (ntc::rt::floor_div<Index>(ntc_k_size_0, 32) <= l_i) {
 // CPP-LABEL: ntc_unmasked_product_program0(
 // CPP:         for (Index l_i = 0; l_i < ntc::rt::ceil_div<Index>(ntc_k_size_0, 32); l_i += 1) {
+// CPP:           if (ntc::rt::floor_div<Index>(ntc_k_size_0, 32) <= l_i) {

@@ -1,0 +1,158 @@
+//===- MaskBounds.cpp - where a loop's mask holds or fails for a whole tile ---===//
+//
+// The analysis that skip-masked-iterations and guard-masks share: for a boolean tile that
+// compares integer tiles (offsets, sizes, the loop index), the range of loop indices over which
+// it is false for every element, or true for every element. Each side of a comparison is
+// bounded over the tile (offsets are affine in the lanes, by affine-access), and the gap between
+// the two bounds must be affine in the loop index with a constant slope.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <cmath>
+
+namespace ntc::passes {
+
+namespace {
+
+using namespace kir;
+
+/// Symbolic least and greatest element of an integer tile.
+struct Bounds {
+  Expr lo, hi;
+};
+
+/// A comparison `x >= y` (strict: `x > y`), its operands swapped from `<=` and `<`.
+struct Comparison {
+  Value x, y;
+  bool strict = false;
+};
+
+std::optional<Bounds> bounds(const Function &f, const Value &v);
+
+std::optional<Bounds> offsetBounds(const Function &f, const Value &v) {
+  const Access access = resolveAccess(f, v->param, v->subscripts);
+  std::optional<AffineAccess> affine = affineAccess(access);
+  if (!affine)
+    return std::nullopt;
+  const size_t dim = static_cast<size_t>(v->integer.constValue());
+  Bounds b{affine->origin[dim], affine->origin[dim]};
+  for (size_t lane = 0; lane < affine->laneSteps.size(); ++lane) {
+    const Expr &step = affine->laneSteps[lane][dim];
+    if (step == Expr(0))
+      continue;
+    auto s = step.asConst();
+    auto n = access.laneExtents[lane].asConst();
+    if (!s || !n)
+      return std::nullopt;
+    Expr &end = *s > 0 ? b.hi : b.lo;
+    end = end + Expr(*s * (*n - 1));
+  }
+  return b;
+}
+
+/// Least and greatest element of an integer tile, when they are affine expressions.
+std::optional<Bounds> bounds(const Function &f, const Value &v) {
+  switch (v->kind) {
+  case ValueKind::Index:
+    return Bounds{v->integer, v->integer};
+  case ValueKind::Constant:
+  case ValueKind::Full: {
+    if (v->number != std::floor(v->number) || std::abs(v->number) > 1e15)
+      return std::nullopt;
+    const Expr c(static_cast<int64_t>(v->number));
+    return Bounds{c, c};
+  }
+  case ValueKind::ExpandDims:
+  case ValueKind::BroadcastTo:
+    return bounds(f, v->operands[0]);
+  case ValueKind::Offsets:
+    return offsetBounds(f, v);
+  case ValueKind::Binary: {
+    auto a = bounds(f, v->operands[0]), b = bounds(f, v->operands[1]);
+    if (!a || !b)
+      return std::nullopt;
+    if (v->op == "add")
+      return Bounds{a->lo + b->lo, a->hi + b->hi};
+    if (v->op == "sub")
+      return Bounds{a->lo - b->hi, a->hi - b->lo};
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Comparison> comparison(const Value &cond) {
+  if (cond->kind != ValueKind::Binary)
+    return std::nullopt;
+  const std::string &op = cond->op;
+  if (op == "ge" || op == "gt")
+    return Comparison{cond->operands[0], cond->operands[1], op == "gt"};
+  if (op == "le" || op == "lt")
+    return Comparison{cond->operands[1], cond->operands[0], op == "lt"};
+  return std::nullopt;
+}
+
+/// The loop index from which (rising: at and after which; else: before which) gap >= threshold,
+/// when gap = gap0 + slope · index with a constant slope of that sign.
+std::optional<Expr> crossing(const Expr &gap, int64_t threshold, const std::string &index,
+                             bool rising) {
+  const Expr i = Expr::symbol(index);
+  const Expr gap0 = gap.substitute({{index, Expr(0)}});
+  const Expr slope = gap.substitute({{index, i + Expr(1)}}) - gap;
+  auto s = slope.asConst();
+  if (!s || *s == 0 || (*s > 0) != rising || gap0 + i * slope != gap)
+    return std::nullopt;
+  // rising: gap0 + s·i >= t  <=>  i >= ⌈(t - gap0)/s⌉.
+  // falling: gap0 - |s|·i >= t  <=>  i <= ⌊(gap0 - t)/|s|⌋, so i < that + 1.
+  if (rising)
+    return ceilDiv(Expr(threshold) - gap0, slope);
+  return floorDiv(gap0 - Expr(threshold), Expr(-*s)) + Expr(1);
+}
+
+} // namespace
+
+std::optional<Expr> maskFalseFrom(const kir::Function &f, const kir::Value &cond,
+                                  const std::string &index) {
+  if (cond->kind == ValueKind::BroadcastTo || cond->kind == ValueKind::ExpandDims)
+    return maskFalseFrom(f, cond->operands[0], index);
+  if (cond->kind == ValueKind::Binary && cond->op == "and") {
+    auto a = maskFalseFrom(f, cond->operands[0], index);
+    auto b = maskFalseFrom(f, cond->operands[1], index);
+    if (a && b)
+      return min(*a, *b);
+    return a ? a : b;
+  }
+  auto c = comparison(cond);
+  if (!c)
+    return std::nullopt;
+  auto x = bounds(f, c->x), y = bounds(f, c->y);
+  if (!x || !y)
+    return std::nullopt;
+  // x >= y fails everywhere when y.lo - x.hi >= 1 (x > y: >= 0).
+  return crossing(y->lo - x->hi, c->strict ? 0 : 1, index, true);
+}
+
+std::optional<Expr> maskTrueBefore(const kir::Function &f, const kir::Value &cond,
+                                   const std::string &index) {
+  if (cond->kind == ValueKind::BroadcastTo || cond->kind == ValueKind::ExpandDims)
+    return maskTrueBefore(f, cond->operands[0], index);
+  if (cond->kind == ValueKind::Binary && cond->op == "and") {
+    auto a = maskTrueBefore(f, cond->operands[0], index);
+    auto b = maskTrueBefore(f, cond->operands[1], index);
+    if (a && b)
+      return min(*a, *b);
+    return std::nullopt;
+  }
+  auto c = comparison(cond);
+  if (!c)
+    return std::nullopt;
+  auto x = bounds(f, c->x), y = bounds(f, c->y);
+  if (!x || !y)
+    return std::nullopt;
+  // x >= y holds everywhere when x.lo - y.hi >= 0 (x > y: >= 1).
+  return crossing(x->lo - y->hi, c->strict ? 1 : 0, index, false);
+}
+
+} // namespace ntc::passes
