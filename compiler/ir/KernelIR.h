@@ -2,9 +2,9 @@
 //
 // The kernel IR is what one program does: statements (local definitions, stores to
 // arranged parameters, `for` loops over symbolic extents, `if` on compile-time
-// conditions, and after guard-masks on uniform run-time integers) over typed tile values (static dtype and shape; shapes are symbolic
-// integers until a variant fixes the meta-parameters). Nodes are immutable and shared
-// through cheap handles, in Halide's style.
+// conditions, and after guard-masks on uniform run-time integers) over typed tile values (static
+// dtype and shape; shapes are symbolic integers until a variant fixes the meta-parameters). Nodes
+// are immutable and shared through cheap handles, in Halide's style.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -70,8 +70,8 @@ private:
     std::optional<Expr> before = maskTrueBefore(f_, cond, loop.var);
     if (!before || provablyLessEqual(*before, loop.begin))
       return false;
-    const bool assignsItself = s.kind == StmtKind::Assign && kept->kind == ValueKind::Local &&
-                               kept->local == s.var;
+    const bool assignsItself =
+        s.kind == StmtKind::Assign && kept->kind == ValueKind::Local && kept->local == s.var;
     if (!assignsItself)
       out.push_back(s.kind == StmtKind::Define ? makeDefine(s.var, kept) : makeAssign(s.var, kept));
     if (provablyLessEqual(loop.end, *before))
@@ -80,8 +80,8 @@ private:
     masked.kind = Cond::Kind::LessEqual;
     masked.a = *before;
     masked.b = Expr::symbol(loop.var);
-    out.push_back(makeIf(
-        masked, {makeAssign(s.var, makeWhere(cond, makeLocal(s.var, v->type), fill))}, {}));
+    out.push_back(
+        makeIf(masked, {makeAssign(s.var, makeWhere(cond, makeLocal(s.var, v->type), fill))}, {}));
     return true;
   }
 

@@ -2,8 +2,8 @@
 //
 //   translate (front end) -> verify-launch-grid (front end) -> pin-padded-extents ->
 //   infer-grid -> build-variants (per configuration) -> specialize -> skip-masked-iterations ->
-//   guard-masks (per variant) -> then, in the CUDA backend, order-programs and the GPU passes per program
-//   -> resolve-access + simplify-mask (per access, called by the code generators)
+//   guard-masks (per variant) -> then, in the CUDA backend, order-programs and the GPU passes
+//   per program -> resolve-access + simplify-mask (per access, called by the code generators)
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Pipeline.h"
@@ -76,7 +76,8 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
       seen = seen || values == v.values;
     if (seen)
       continue;
-    k.specializations.emplace_back(v.values, guardMasks(skipMaskedIterations(specialize(f, v.values))));
+    k.specializations.emplace_back(v.values,
+                                   guardMasks(skipMaskedIterations(specialize(f, v.values))));
     if (trace) {
       *trace << "// -----// IR after specialize (";
       for (const auto &[name, value] : v.values)
