@@ -5,7 +5,7 @@ test_matmul.py, test_softmax.py): the same arrangements as kernels/*.cpp, with T
 autotuning over the meta-parameters. Every implementation is timed the same way (gpu_bench.py's
 CUDA graph over rotating buffers, median of replays), interleaved per workload, and checked
 once against PyTorch before timing. Without the ninetoothed package its column is left out.
-Usage: python3 nt_compare.py <libkernels_cuda.so>
+Usage: python3 nt_compare.py <libkernels_cuda.so> [attention|matmul|softmax ...] (default: all)
 """
 import math
 import sys
@@ -180,16 +180,20 @@ def softmax(r, c):
 
 
 if __name__ == "__main__":
-    for shape in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
-                  (4, 32, 4096, 128, 1)):
-        attention(*shape)
-    for shape in ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048),
-                  (4096, 4096, 512)):
-        matmul(*shape)
-    for shape in ((4096, 4096, 4096), (8192, 8192, 8192)):
-        matmul(*shape, dtype=torch.bfloat16)
-    for shape in ((4096, 4096), (1823, 781), (8192, 1000), (32768, 512)):
-        softmax(*shape)
+    groups = sys.argv[2:] or ["attention", "matmul", "softmax"]
+    if "attention" in groups:
+        for shape in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
+                      (4, 32, 4096, 128, 1)):
+            attention(*shape)
+    if "matmul" in groups:
+        for shape in ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048),
+                      (4096, 4096, 512)):
+            matmul(*shape)
+        for shape in ((4096, 4096, 4096), (8192, 8192, 8192)):
+            matmul(*shape, dtype=torch.bfloat16)
+    if "softmax" in groups:
+        for shape in ((4096, 4096), (1823, 781), (8192, 1000), (32768, 512)):
+            softmax(*shape)
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  ninetoothed "
           f"{'0.25 (present)' if ninetoothed else 'absent'}")
     print("\n".join(rows))

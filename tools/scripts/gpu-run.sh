@@ -4,7 +4,7 @@
 # the DSL test kernels of tests/cpu/kernels) and the benchmark (tools/bench/gpu_bench.py). Logs
 # go to $OUT when set. NTC_DEVICE_TEST=1: the device-library tests too; NTC_CHECK_MMA=1: the
 # kernels also as sm_80 runs them (mma.sync); NTC_STOCK_ONLY=1: the stock kernels only (no
-# operator library, no DSL test kernels).
+# operator library, no DSL test kernels); NTC_COMPARE_GROUPS: which nt_compare.py groups.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
@@ -118,7 +118,7 @@ fi
 if [ "${NTC_COMPARE:-1}" = 1 ]; then
   python3 -m pip install --no-deps gpu-bundle/ninetoothed-*.whl > "$out/pip.txt" 2>&1 || true
   python3 -c "import ninetoothed" >> "$out/pip.txt" 2>&1 || true
-  PYTHONUNBUFFERED=1 python3 tools/bench/nt_compare.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
+  PYTHONUNBUFFERED=1 python3 tools/bench/nt_compare.py /tmp/ntc-build/libkernels_cuda.so ${NTC_COMPARE_GROUPS:-} 2>&1 \
     | tee "$out/compare.txt" || status=1
 fi
 # Every stock kernel at tail shapes under each compute-sanitizer tool (NTC_SANITIZE_TOOLS to

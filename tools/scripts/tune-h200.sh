@@ -2,8 +2,8 @@
 # tune-h200.sh: writes kernels/tuning/h200.json, the stock kernels' tuning table, in two phases
 # (the GPU machine has no LLVM, so ntc runs here and ntc-tune resumes there):
 #
-#   tools/scripts/tune-h200.sh generate     here: ntc-tune --generate-only for matmul into
-#                                           gpu-bundle/tune/ (with dlpack.h)
+#   tools/scripts/tune-h200.sh generate     here: ntc-tune --generate-only for matmul and
+#                                           attention_f16 into gpu-bundle/tune/ (with dlpack.h)
 #   tools/scripts/tune-h200.sh measure      on the GPU machine (through the device tool, carry
 #                                           gpu-bundle): builds ntc-tune with g++, then builds,
 #                                           checks and times every candidate; the table and the
@@ -22,8 +22,8 @@ generate)
   cp -r /usr/include/dlpack gpu-bundle/include/
   build/tools/ntc-tune kernels/matmul.cpp --target cuda --cuda-arch $archs --kernel matmul \
     --shapes kernels/tuning/matmul.shapes --generate-only --work gpu-bundle/tune/matmul -- -Ikernels
-  # attention_f16 (kernels/tuning/attention.shapes, 13 configurations) is not in the table yet:
-  # add its generate line like matmul's and `attention` to the loop below to tune it too.
+  build/tools/ntc-tune kernels/attention.cpp --target cuda --cuda-arch $archs --kernel attention_f16 \
+    --shapes kernels/tuning/attention.shapes --generate-only --work gpu-bundle/tune/attention -- -Ikernels
   ;;
 measure)
   out=${OUT:-/tmp/ntc-tune-out}
@@ -32,11 +32,19 @@ measure)
   ls tools/ntc-tune/*.cpp | xargs -P "$(nproc)" -I{} sh -c \
     'g++ -std=c++17 -O2 -I runtime/include -I gpu-bundle/include -c {} -o /tmp/ntc-tune-build/$(basename {}).o'
   g++ /tmp/ntc-tune-build/*.o -o /tmp/ntc-tune-build/ntc-tune -ldl -lpthread
-  for work in matmul; do
-    /tmp/ntc-tune-build/ntc-tune --resume "gpu-bundle/tune/$work" -o "$out/h200.json" \
+  # One table per kernel (NTC_TUNE_KERNELS: which; default all), merged into $out/h200.json.
+  for work in ${NTC_TUNE_KERNELS:-matmul attention}; do
+    /tmp/ntc-tune-build/ntc-tune --resume "gpu-bundle/tune/$work" -o "$out/$work.json" \
       --runtime-include runtime/include --runtime-src runtime/src \
       --dlpack-include gpu-bundle/include --jobs "$(nproc)" 2>&1 | tee -a "$out/tune.log"
   done
+  python3 - "$out" ${NTC_TUNE_KERNELS:-matmul attention} <<'PY'
+import json, sys
+out, kernels = sys.argv[1], sys.argv[2:]
+tables = [json.load(open(f"{out}/{k}.json")) for k in kernels]
+merged = dict(tables[0], entries=[e for t in tables for e in t["entries"]])
+json.dump(merged, open(f"{out}/h200.json", "w"), indent=2)
+PY
   ;;
 *)
   echo "usage: $0 generate|measure" >&2
