@@ -22,12 +22,6 @@ struct Bounds {
   Expr lo, hi;
 };
 
-/// A comparison `x >= y` (strict: `x > y`), its operands swapped from `<=` and `<`.
-struct Comparison {
-  Value x, y;
-  bool strict = false;
-};
-
 std::optional<Bounds> bounds(const Function &f, const Value &v);
 
 std::optional<Bounds> offsetBounds(const Function &f, const Value &v) {
@@ -83,15 +77,23 @@ std::optional<Bounds> bounds(const Function &f, const Value &v) {
   }
 }
 
-std::optional<Comparison> comparison(const Value &cond) {
+/// The bounds of the two sides of a comparison `x >= y` (strict: `x > y`; `<=` and `<` swapped).
+struct BoundedComparison {
+  Bounds x, y;
+  bool strict = false;
+};
+
+std::optional<BoundedComparison> boundedComparison(const Function &f, const Value &cond) {
   if (cond->kind != ValueKind::Binary)
     return std::nullopt;
   const std::string &op = cond->op;
-  if (op == "ge" || op == "gt")
-    return Comparison{cond->operands[0], cond->operands[1], op == "gt"};
-  if (op == "le" || op == "lt")
-    return Comparison{cond->operands[1], cond->operands[0], op == "lt"};
-  return std::nullopt;
+  const bool swap = op == "le" || op == "lt";
+  if (!swap && op != "ge" && op != "gt")
+    return std::nullopt;
+  auto x = bounds(f, cond->operands[swap ? 1 : 0]), y = bounds(f, cond->operands[swap ? 0 : 1]);
+  if (!x || !y)
+    return std::nullopt;
+  return BoundedComparison{*x, *y, op == "gt" || op == "lt"};
 }
 
 /// The loop index from which (rising: at and after which; else: before which) gap >= threshold,
@@ -111,48 +113,39 @@ std::optional<Expr> crossing(const Expr &gap, int64_t threshold, const std::stri
   return floorDiv(gap0 - Expr(threshold), Expr(-*s)) + Expr(1);
 }
 
+/// maskFalseFrom (`falseFrom`) or maskTrueBefore.
+std::optional<Expr> maskBound(const Function &f, const Value &cond, const std::string &index,
+                              bool falseFrom) {
+  if (cond->kind == ValueKind::BroadcastTo || cond->kind == ValueKind::ExpandDims)
+    return maskBound(f, cond->operands[0], index, falseFrom);
+  if (cond->kind == ValueKind::Binary && cond->op == "and") {
+    // a & b fails wherever either fails, and holds where both hold.
+    auto a = maskBound(f, cond->operands[0], index, falseFrom);
+    auto b = maskBound(f, cond->operands[1], index, falseFrom);
+    if (a && b)
+      return min(*a, *b);
+    return falseFrom ? (a ? a : b) : std::nullopt;
+  }
+  auto c = boundedComparison(f, cond);
+  if (!c)
+    return std::nullopt;
+  // x >= y fails everywhere when y.lo - x.hi >= 1 (x > y: >= 0), and holds everywhere when
+  // x.lo - y.hi >= 0 (x > y: >= 1).
+  if (falseFrom)
+    return crossing(c->y.lo - c->x.hi, c->strict ? 0 : 1, index, true);
+  return crossing(c->x.lo - c->y.hi, c->strict ? 1 : 0, index, false);
+}
+
 } // namespace
 
 std::optional<Expr> maskFalseFrom(const kir::Function &f, const kir::Value &cond,
                                   const std::string &index) {
-  if (cond->kind == ValueKind::BroadcastTo || cond->kind == ValueKind::ExpandDims)
-    return maskFalseFrom(f, cond->operands[0], index);
-  if (cond->kind == ValueKind::Binary && cond->op == "and") {
-    auto a = maskFalseFrom(f, cond->operands[0], index);
-    auto b = maskFalseFrom(f, cond->operands[1], index);
-    if (a && b)
-      return min(*a, *b);
-    return a ? a : b;
-  }
-  auto c = comparison(cond);
-  if (!c)
-    return std::nullopt;
-  auto x = bounds(f, c->x), y = bounds(f, c->y);
-  if (!x || !y)
-    return std::nullopt;
-  // x >= y fails everywhere when y.lo - x.hi >= 1 (x > y: >= 0).
-  return crossing(y->lo - x->hi, c->strict ? 0 : 1, index, true);
+  return maskBound(f, cond, index, true);
 }
 
 std::optional<Expr> maskTrueBefore(const kir::Function &f, const kir::Value &cond,
                                    const std::string &index) {
-  if (cond->kind == ValueKind::BroadcastTo || cond->kind == ValueKind::ExpandDims)
-    return maskTrueBefore(f, cond->operands[0], index);
-  if (cond->kind == ValueKind::Binary && cond->op == "and") {
-    auto a = maskTrueBefore(f, cond->operands[0], index);
-    auto b = maskTrueBefore(f, cond->operands[1], index);
-    if (a && b)
-      return min(*a, *b);
-    return std::nullopt;
-  }
-  auto c = comparison(cond);
-  if (!c)
-    return std::nullopt;
-  auto x = bounds(f, c->x), y = bounds(f, c->y);
-  if (!x || !y)
-    return std::nullopt;
-  // x >= y holds everywhere when x.lo - y.hi >= 0 (x > y: >= 1).
-  return crossing(x->lo - y->hi, c->strict ? 1 : 0, index, false);
+  return maskBound(f, cond, index, false);
 }
 
 } // namespace ntc::passes

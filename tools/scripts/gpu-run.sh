@@ -23,43 +23,38 @@ if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
   done
 fi
 pids=()
-for cu in gpu-bundle/cuda/*.cu; do
-  stem=$(basename "$cu" .cu)
-  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -Xptxas -v -I runtime/include -I gpu-bundle/include -I gpu-bundle/cuda \
-    -c "$cu" -o "/tmp/ntc-build/$stem.o" > "$out/ptxas-$stem.txt" 2>&1 &
-  pids+=($!)
-done
-for cpp in gpu-bundle/cpu/*.cpp runtime/src/*.cpp; do
-  g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/cpu -c "$cpp" \
-    -o "/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o" &
-  pids+=($!)
-done
+# compile_cuda DIR OBJDIR PREFIX: every .cu of DIR into OBJDIR/<stem>.o, in the background (ptxas
+# report in $out/ptxas-<PREFIX><stem>.txt).
+compile_cuda() {
+  local cu stem
+  for cu in "$1"/*.cu; do
+    stem=$(basename "$cu" .cu)
+    nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -Xptxas -v -I runtime/include -I gpu-bundle/include \
+      -I "$1" -c "$cu" -o "$2/$stem.o" > "$out/ptxas-$3$stem.txt" 2>&1 &
+    pids+=($!)
+  done
+}
+# compile_cpu OBJDIR INCLUDE SOURCE...: each C++ source into OBJDIR/cpu-<stem>.o, in the background.
+compile_cpu() {
+  local obj=$1 include=$2 cpp
+  shift 2
+  for cpp in "$@"; do
+    g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I "$include" \
+      -c "$cpp" -o "$obj/cpu-$(basename "$cpp" .cpp).o" &
+    pids+=($!)
+  done
+}
+compile_cuda gpu-bundle/cuda /tmp/ntc-build ""
+compile_cpu /tmp/ntc-build gpu-bundle/cpu gpu-bundle/cpu/*.cpp runtime/src/*.cpp
 stock_only=${NTC_STOCK_ONLY:-0}
-# The operator library (kernels/ops), CUDA and CPU, into libops_cuda.so / libops_cpu.so.
-mkdir -p /tmp/ntc-build/ops
 if [ "$stock_only" != 1 ]; then
-  for cu in gpu-bundle/ops-cuda/*.cu; do
-    nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cuda \
-      -c "$cu" -o "/tmp/ntc-build/ops/$(basename "$cu" .cu).o" > "$out/ptxas-ops-$(basename "$cu" .cu).txt" 2>&1 &
-    pids+=($!)
-  done
-  for cpp in gpu-bundle/ops-cpu/*.cpp; do
-    g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/ops-cpu -c "$cpp" \
-      -o "/tmp/ntc-build/ops/cpu-$(basename "$cpp" .cpp).o" &
-    pids+=($!)
-  done
-  # The DSL test kernels (tests/cpu/kernels), CUDA and CPU, into libdsl_cuda.so / libdsl_cpu.so.
-  mkdir -p /tmp/ntc-build/dsl
-  for cu in gpu-bundle/dsl-cuda/*.cu; do
-    nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cuda \
-      -c "$cu" -o "/tmp/ntc-build/dsl/$(basename "$cu" .cu).o" > "$out/ptxas-dsl-$(basename "$cu" .cu).txt" 2>&1 &
-    pids+=($!)
-  done
-  for cpp in gpu-bundle/dsl-cpu/*.cpp; do
-    g++ -std=c++17 -O2 -fopenmp -fPIC -I runtime/include -I gpu-bundle/include -I gpu-bundle/dsl-cpu -c "$cpp" \
-      -o "/tmp/ntc-build/dsl/cpu-$(basename "$cpp" .cpp).o" &
-    pids+=($!)
-done
+  # The operator library (kernels/ops) into libops_cuda.so / libops_cpu.so, and the DSL test
+  # kernels (tests/cpu/kernels) into libdsl_cuda.so / libdsl_cpu.so.
+  mkdir -p /tmp/ntc-build/ops /tmp/ntc-build/dsl
+  compile_cuda gpu-bundle/ops-cuda /tmp/ntc-build/ops ops-
+  compile_cpu /tmp/ntc-build/ops gpu-bundle/ops-cpu gpu-bundle/ops-cpu/*.cpp
+  compile_cuda gpu-bundle/dsl-cuda /tmp/ntc-build/dsl dsl-
+  compile_cpu /tmp/ntc-build/dsl gpu-bundle/dsl-cpu gpu-bundle/dsl-cpu/*.cpp
 fi
 # With NTC_CHECK_MMA=1 the kernels are also built with NTC_DEV_NO_WGMMA: the device code that
 # sm_80 runs (mma.sync products), checked on this GPU as well.
