@@ -1,0 +1,101 @@
+// Unit tests of mask-bounds (compiler/passes/MaskBounds.cpp): the loop index from which a
+// comparison fails for every element, and before which it holds for every element, checked
+// against brute-force evaluation for scalar operands (one element each).
+#include "AccessTestHelpers.h"
+#include "passes/Passes.h"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+
+using namespace ntc;
+using test::sym;
+
+namespace {
+
+/// `op(a, b)` of two index scalars.
+kir::Value compare(const std::string &op, const Expr &a, const Expr &b) {
+  return kir::makeBinary(op, kir::makeIndex(a), kir::makeIndex(b));
+}
+
+/// Whether `op` holds for the two values.
+bool holds(const std::string &op, int64_t a, int64_t b) {
+  if (op == "ge")
+    return a >= b;
+  if (op == "gt")
+    return a > b;
+  if (op == "le")
+    return a <= b;
+  return a < b; // lt
+}
+
+/// For program coordinates 0..12 and loop indices 0..40: `op(a, b)` holds exactly before the
+/// bound, maskFalseFrom's (it fails at and after) or maskTrueBefore's (both are exact for
+/// scalars, one element each).
+void checkExact(const std::string &op, const Expr &a, const Expr &b, bool falseFrom) {
+  const kir::Function f;
+  const kir::Value cond = compare(op, a, b);
+  std::optional<Expr> bound =
+      falseFrom ? passes::maskFalseFrom(f, cond, "i") : passes::maskTrueBefore(f, cond, "i");
+  REQUIRE(bound);
+  for (int64_t pid = 0; pid <= 12; ++pid) {
+    const int64_t at = *bound->evaluate({{"pid0", pid}});
+    for (int64_t i = 0; i <= 40; ++i) {
+      const std::map<std::string, int64_t> values{{"pid0", pid}, {"i", i}};
+      const bool value = holds(op, *a.evaluate(values), *b.evaluate(values));
+      INFO(op << " pid0 = " << pid << ", i = " << i << ", bound " << bound->str());
+      CHECK(value == (i < at));
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("a causal comparison fails from the block after the last query", "[mask-bounds]") {
+  // Query 16·pid0 + 15 against key 32·i: q >= k fails once 32·i > 16·pid0 + 15.
+  const Expr q = Expr(16) * sym("pid0") + Expr(15), k = Expr(32) * sym("i");
+  for (const char *op : {"ge", "gt"})
+    checkExact(op, q, k, true);
+  // The same comparisons written the other way round.
+  checkExact("le", k, q, true);
+  checkExact("lt", k, q, true);
+}
+
+TEST_CASE("a sequence mask holds before the block that reaches the end", "[mask-bounds]") {
+  // Key 32·i + 31 < 100 + 3·pid0 (a size that varies with the program here, to test the bound's
+  // symbols) holds for the first blocks only.
+  const Expr last = Expr(32) * sym("i") + Expr(31), size = Expr(100) + Expr(3) * sym("pid0");
+  for (const char *op : {"lt", "le"})
+    checkExact(op, last, size, false);
+  checkExact("gt", size, last, false);
+  checkExact("ge", size, last, false);
+}
+
+TEST_CASE("bounds that do not exist are not derived", "[mask-bounds]") {
+  const kir::Function f;
+  const Expr i = sym("i"), pid = sym("pid0");
+  // q >= k with keys walking backwards holds more and more: it never starts failing.
+  CHECK_FALSE(passes::maskFalseFrom(f, compare("ge", pid, Expr(-4) * i), "i"));
+  // ... and never fails before an index; it holds from one on.
+  CHECK_FALSE(passes::maskTrueBefore(f, compare("ge", pid, Expr(-4) * i), "i"));
+  // Not affine in the index.
+  CHECK_FALSE(passes::maskFalseFrom(f, compare("ge", pid, i * i), "i"));
+  // Not a comparison.
+  CHECK_FALSE(passes::maskFalseFrom(
+      f, kir::makeBinary("add", kir::makeIndex(pid), kir::makeIndex(i)), "i"));
+  // Independent of the index.
+  CHECK_FALSE(passes::maskFalseFrom(f, compare("lt", pid, Expr(7)), "i"));
+}
+
+TEST_CASE("a conjunction fails where either side fails, holds where both hold", "[mask-bounds]") {
+  const kir::Function f;
+  const Expr i = sym("i");
+  const kir::Value early = compare("lt", Expr(8) * i, Expr(40)); // holds for i < 5
+  const kir::Value late = compare("lt", Expr(8) * i, Expr(80));  // holds for i < 10
+  const kir::Value both = kir::makeBinary("and", early, late);
+  CHECK(*passes::maskFalseFrom(f, both, "i") == Expr(5));
+  CHECK(*passes::maskTrueBefore(f, both, "i") == Expr(5));
+  const kir::Value unknown = compare("lt", i * i, Expr(80));
+  CHECK(*passes::maskFalseFrom(f, kir::makeBinary("and", early, unknown), "i") == Expr(5));
+  CHECK_FALSE(passes::maskTrueBefore(f, kir::makeBinary("and", early, unknown), "i"));
+}
