@@ -9,9 +9,10 @@
 //   x = a
 //   if (T <= index) x = where(cond, x, c)
 //
-// so earlier iterations skip the offsets, the comparisons and the selection. The `if` tests
-// integers that are uniform over the program (the loop index, program coordinates, sizes), so
-// on the GPU every thread of a block takes the same branch.
+// (`if (index < T)` when the condition holds from T on, maskTrueFrom), so earlier iterations skip
+// the offsets, the comparisons and the selection. The `if` tests integers that are uniform over the
+// program (the loop index, program coordinates, sizes), so on the GPU every thread of a block takes
+// the same branch.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -67,19 +68,30 @@ private:
     // `x = a` must give x the where's type (a is not broadcast by the condition).
     if (kept->type.dtype != v->type.dtype || kept->type.shape != v->type.shape)
       return false;
-    std::optional<Expr> before = maskTrueBefore(f_, cond, loop.var);
-    if (!before || provablyLessEqual(*before, loop.begin))
+    // The iterations in which the mask may remove something: from T on, or before T.
+    Cond masked;
+    bool everywhere = false; // the condition holds in every iteration
+    if (std::optional<Expr> before = maskTrueBefore(f_, cond, loop.var);
+        before && !provablyLessEqual(*before, loop.begin)) {
+      masked.kind = Cond::Kind::LessEqual;
+      masked.a = *before;
+      masked.b = Expr::symbol(loop.var);
+      everywhere = provablyLessEqual(loop.end, *before);
+    } else if (std::optional<Expr> from = maskTrueFrom(f_, cond, loop.var);
+               from && !provablyLessEqual(loop.end, *from)) {
+      masked.kind = Cond::Kind::Less;
+      masked.a = Expr::symbol(loop.var);
+      masked.b = *from;
+      everywhere = provablyLessEqual(*from, loop.begin);
+    } else {
       return false;
+    }
     const bool assignsItself =
         s.kind == StmtKind::Assign && kept->kind == ValueKind::Local && kept->local == s.var;
     if (!assignsItself)
       out.push_back(s.kind == StmtKind::Define ? makeDefine(s.var, kept) : makeAssign(s.var, kept));
-    if (provablyLessEqual(loop.end, *before))
-      return true; // the condition holds in every iteration
-    Cond masked;
-    masked.kind = Cond::Kind::LessEqual;
-    masked.a = *before;
-    masked.b = Expr::symbol(loop.var);
+    if (everywhere)
+      return true;
     out.push_back(
         makeIf(masked, {makeAssign(s.var, makeWhere(cond, makeLocal(s.var, v->type), fill))}, {}));
     return true;

@@ -2,9 +2,10 @@
 //
 // The analysis that skip-masked-iterations and guard-masks share: for a boolean tile that
 // compares integer tiles (offsets, sizes, the loop index), the range of loop indices over which
-// it is false for every element, or true for every element. Each side of a comparison is
-// bounded over the tile (offsets are affine in the lanes, by affine-access), and the gap between
-// the two bounds must be affine in the loop index with a constant slope.
+// it is false for every element (a suffix), or true for every element (a prefix or a suffix). Each
+// side of a comparison is bounded over the tile (offsets are affine in the lanes, by
+// affine-access), and the gap between the two bounds must be affine in the loop index with a
+// constant slope.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -113,39 +114,46 @@ std::optional<Expr> crossing(const Expr &gap, int64_t threshold, const std::stri
   return floorDiv(gap0 - Expr(threshold), Expr(-*s)) + Expr(1);
 }
 
-/// maskFalseFrom (`falseFrom`) or maskTrueBefore.
+/// Which bound maskBound derives.
+enum class Range { FalseFrom, TrueBefore, TrueFrom };
+
 std::optional<Expr> maskBound(const Function &f, const Value &cond, const std::string &index,
-                              bool falseFrom) {
+                              Range range) {
   if (cond->kind == ValueKind::BroadcastTo || cond->kind == ValueKind::ExpandDims)
-    return maskBound(f, cond->operands[0], index, falseFrom);
+    return maskBound(f, cond->operands[0], index, range);
   if (cond->kind == ValueKind::Binary && cond->op == "and") {
     // a & b fails wherever either fails, and holds where both hold.
-    auto a = maskBound(f, cond->operands[0], index, falseFrom);
-    auto b = maskBound(f, cond->operands[1], index, falseFrom);
+    auto a = maskBound(f, cond->operands[0], index, range);
+    auto b = maskBound(f, cond->operands[1], index, range);
     if (a && b)
-      return min(*a, *b);
-    return falseFrom ? (a ? a : b) : std::nullopt;
+      return range == Range::TrueFrom ? max(*a, *b) : min(*a, *b);
+    return range == Range::FalseFrom ? (a ? a : b) : std::nullopt;
   }
   auto c = boundedComparison(f, cond);
   if (!c)
     return std::nullopt;
   // x >= y fails everywhere when y.lo - x.hi >= 1 (x > y: >= 0), and holds everywhere when
   // x.lo - y.hi >= 0 (x > y: >= 1).
-  if (falseFrom)
+  if (range == Range::FalseFrom)
     return crossing(c->y.lo - c->x.hi, c->strict ? 0 : 1, index, true);
-  return crossing(c->x.lo - c->y.hi, c->strict ? 1 : 0, index, false);
+  return crossing(c->x.lo - c->y.hi, c->strict ? 1 : 0, index, range == Range::TrueFrom);
 }
 
 } // namespace
 
 std::optional<Expr> maskFalseFrom(const kir::Function &f, const kir::Value &cond,
                                   const std::string &index) {
-  return maskBound(f, cond, index, true);
+  return maskBound(f, cond, index, Range::FalseFrom);
 }
 
 std::optional<Expr> maskTrueBefore(const kir::Function &f, const kir::Value &cond,
                                    const std::string &index) {
-  return maskBound(f, cond, index, false);
+  return maskBound(f, cond, index, Range::TrueBefore);
+}
+
+std::optional<Expr> maskTrueFrom(const kir::Function &f, const kir::Value &cond,
+                                 const std::string &index) {
+  return maskBound(f, cond, index, Range::TrueFrom);
 }
 
 } // namespace ntc::passes

@@ -171,10 +171,15 @@ std::optional<Expr> maskFalseFrom(const kir::Function &specialized, const kir::V
 std::optional<Expr> maskTrueBefore(const kir::Function &specialized, const kir::Value &cond,
                                    const std::string &index);
 
+/// mask-bounds: the value of loop index `index` from which `cond` is true for every element,
+/// when it can be derived.
+std::optional<Expr> maskTrueFrom(const kir::Function &specialized, const kir::Value &cond,
+                                 const std::string &index);
+
 /// guard-masks: in a loop, a definition `x = where(cond, a, c)` whose condition holds for every
 /// element before some index T becomes `x = a` followed by `if (T <= index) x = where(cond, x,
-/// c)`: the mask of a key block that is entirely inside the sequence (and before the diagonal)
-/// is not computed.
+/// c)` (and `if (index < T)` when it holds from T on): the mask of a key block that is entirely
+/// inside the sequence (and before the diagonal) is not computed.
 kir::Function guardMasks(const kir::Function &specialized);
 
 /// skip-masked-iterations: every `for` loop whose iterations from some index on provably leave

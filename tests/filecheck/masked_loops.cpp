@@ -65,7 +65,8 @@ NT_APPLICATION void counted(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
   o = acc;
 }
 
-// The mask removes the first blocks, not the last (keys at or after the query): no suffix.
+// The mask removes elements of the first blocks, not of the last (keys at or after the query):
+// the loop keeps its end, and the mask is computed in the blocks before the query's only.
 NT_APPLICATION void anticausal(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
   auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
   for (int i = 0; i < k.shape(0); ++i) {
@@ -85,7 +86,8 @@ NT_KERNEL(anticausal_product, arrangement, anticausal, TENSOR, TENSOR, TENSOR, T
 
 // The causal loop ends after the key block of the program's last query (16·pid0 + 15); the
 // others keep their end. The sequence mask is computed from the last whole block on, the causal
-// one from the first block that reaches the program's first query (16·pid0) on.
+// one from the first block that reaches the program's first query (16·pid0) on, the anti-causal
+// one before the first block whose keys all come at or after the program's last query.
 // GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations, guard-masks
 // GIR-NEXT: kernel causal_attention(
 // GIR:        for i in range(0, min(⌈(16*pid0 + 16)/32⌉, ⌈k_size_0/32⌉), 1):
@@ -108,7 +110,8 @@ NT_KERNEL(anticausal_product, arrangement, anticausal, TENSOR, TENSOR, TENSOR, T
 // GIR-NEXT: kernel anticausal_product(
 // GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
 // GIR-NEXT:     %qk = dot(
-// GIR-NEXT:     %qk <- where(le(
+// GIR-NEXT:     if i < ⌈(16*pid0 + 15)/32⌉:
+// GIR-NEXT:       %qk <- where(le(
 
 // CPP-LABEL: ntc_causal_attention_program0(
 // CPP:         for (Index l_i = 0; l_i < ntc::rt::min<Index>(ntc::rt::ceil_div<Index>(((16 * pid0) + 16), 32), ntc::rt::ceil_div<Index>(ntc_k_size_0, 32)); l_i += 1) {

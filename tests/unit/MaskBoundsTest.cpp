@@ -29,14 +29,18 @@ bool holds(const std::string &op, int64_t a, int64_t b) {
   return a < b; // lt
 }
 
+/// Which bound of mask-bounds a check asks for.
+enum class Bound { FalseFrom, TrueBefore, TrueFrom };
+
 /// For program coordinates 0..12 and loop indices 0..40: `op(a, b)` holds exactly before the
-/// bound, maskFalseFrom's (it fails at and after) or maskTrueBefore's (both are exact for
-/// scalars, one element each).
-void checkExact(const std::string &op, const Expr &a, const Expr &b, bool falseFrom) {
+/// bound (maskFalseFrom's: it fails at and after; maskTrueBefore's) or exactly from it on
+/// (maskTrueFrom's); the bounds are exact for scalars, one element each.
+void checkExact(const std::string &op, const Expr &a, const Expr &b, Bound which) {
   const kir::Function f;
   const kir::Value cond = compare(op, a, b);
-  std::optional<Expr> bound =
-      falseFrom ? passes::maskFalseFrom(f, cond, "i") : passes::maskTrueBefore(f, cond, "i");
+  std::optional<Expr> bound = which == Bound::FalseFrom    ? passes::maskFalseFrom(f, cond, "i")
+                              : which == Bound::TrueBefore ? passes::maskTrueBefore(f, cond, "i")
+                                                           : passes::maskTrueFrom(f, cond, "i");
   REQUIRE(bound);
   for (int64_t pid = 0; pid <= 12; ++pid) {
     const int64_t at = *bound->evaluate({{"pid0", pid}});
@@ -44,7 +48,7 @@ void checkExact(const std::string &op, const Expr &a, const Expr &b, bool falseF
       const std::map<std::string, int64_t> values{{"pid0", pid}, {"i", i}};
       const bool value = holds(op, *a.evaluate(values), *b.evaluate(values));
       INFO(op << " pid0 = " << pid << ", i = " << i << ", bound " << bound->str());
-      CHECK(value == (i < at));
+      CHECK(value == (which == Bound::TrueFrom ? i >= at : i < at));
     }
   }
 }
@@ -55,10 +59,10 @@ TEST_CASE("a causal comparison fails from the block after the last query", "[mas
   // Query 16·pid0 + 15 against key 32·i: q >= k fails once 32·i > 16·pid0 + 15.
   const Expr q = Expr(16) * sym("pid0") + Expr(15), k = Expr(32) * sym("i");
   for (const char *op : {"ge", "gt"})
-    checkExact(op, q, k, true);
+    checkExact(op, q, k, Bound::FalseFrom);
   // The same comparisons written the other way round.
-  checkExact("le", k, q, true);
-  checkExact("lt", k, q, true);
+  checkExact("le", k, q, Bound::FalseFrom);
+  checkExact("lt", k, q, Bound::FalseFrom);
 }
 
 TEST_CASE("a sequence mask holds before the block that reaches the end", "[mask-bounds]") {
@@ -66,9 +70,18 @@ TEST_CASE("a sequence mask holds before the block that reaches the end", "[mask-
   // symbols) holds for the first blocks only.
   const Expr last = Expr(32) * sym("i") + Expr(31), size = Expr(100) + Expr(3) * sym("pid0");
   for (const char *op : {"lt", "le"})
-    checkExact(op, last, size, false);
-  checkExact("gt", size, last, false);
-  checkExact("ge", size, last, false);
+    checkExact(op, last, size, Bound::TrueBefore);
+  checkExact("gt", size, last, Bound::TrueBefore);
+  checkExact("ge", size, last, Bound::TrueBefore);
+}
+
+TEST_CASE("keys at or after the query hold from the block past the query", "[mask-bounds]") {
+  // Key 32·i >= query 16·pid0 + 15 (anti-causal) holds from some block on.
+  const Expr q = Expr(16) * sym("pid0") + Expr(15), k = Expr(32) * sym("i");
+  for (const char *op : {"ge", "gt"})
+    checkExact(op, k, q, Bound::TrueFrom);
+  checkExact("le", q, k, Bound::TrueFrom);
+  checkExact("lt", q, k, Bound::TrueFrom);
 }
 
 TEST_CASE("bounds that do not exist are not derived", "[mask-bounds]") {
@@ -78,6 +91,9 @@ TEST_CASE("bounds that do not exist are not derived", "[mask-bounds]") {
   CHECK_FALSE(passes::maskFalseFrom(f, compare("ge", pid, Expr(-4) * i), "i"));
   // ... and never fails before an index; it holds from one on.
   CHECK_FALSE(passes::maskTrueBefore(f, compare("ge", pid, Expr(-4) * i), "i"));
+  CHECK(passes::maskTrueFrom(f, compare("ge", pid, Expr(-4) * i), "i"));
+  // Keys walking forwards against a fixed query never hold from an index on.
+  CHECK_FALSE(passes::maskTrueFrom(f, compare("ge", pid, Expr(4) * i), "i"));
   // Not affine in the index.
   CHECK_FALSE(passes::maskFalseFrom(f, compare("ge", pid, i * i), "i"));
   // Not a comparison.
@@ -95,6 +111,9 @@ TEST_CASE("a conjunction fails where either side fails, holds where both hold", 
   const kir::Value both = kir::makeBinary("and", early, late);
   CHECK(*passes::maskFalseFrom(f, both, "i") == Expr(5));
   CHECK(*passes::maskTrueBefore(f, both, "i") == Expr(5));
+  const kir::Value after3 = compare("ge", Expr(8) * i, Expr(24)); // holds for i >= 3
+  const kir::Value after6 = compare("ge", Expr(8) * i, Expr(48)); // holds for i >= 6
+  CHECK(*passes::maskTrueFrom(f, kir::makeBinary("and", after3, after6), "i") == Expr(6));
   const kir::Value unknown = compare("lt", i * i, Expr(80));
   CHECK(*passes::maskFalseFrom(f, kir::makeBinary("and", early, unknown), "i") == Expr(5));
   CHECK_FALSE(passes::maskTrueBefore(f, kir::makeBinary("and", early, unknown), "i"));
