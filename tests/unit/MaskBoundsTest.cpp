@@ -53,35 +53,33 @@ void checkExact(const std::string &op, const Expr &a, const Expr &b, Bound which
   }
 }
 
+/// checkExact for x >= y and x > y, and for the same comparisons written y <= x and y < x.
+void checkSpellings(const Expr &x, const Expr &y, Bound which) {
+  for (const char *op : {"ge", "gt"})
+    checkExact(op, x, y, which);
+  for (const char *op : {"le", "lt"})
+    checkExact(op, y, x, which);
+}
+
 } // namespace
 
 TEST_CASE("a causal comparison fails from the block after the last query", "[mask-bounds]") {
   // Query 16·pid0 + 15 against key 32·i: q >= k fails once 32·i > 16·pid0 + 15.
   const Expr q = Expr(16) * sym("pid0") + Expr(15), k = Expr(32) * sym("i");
-  for (const char *op : {"ge", "gt"})
-    checkExact(op, q, k, Bound::FalseFrom);
-  // The same comparisons written the other way round.
-  checkExact("le", k, q, Bound::FalseFrom);
-  checkExact("lt", k, q, Bound::FalseFrom);
+  checkSpellings(q, k, Bound::FalseFrom);
 }
 
 TEST_CASE("a sequence mask holds before the block that reaches the end", "[mask-bounds]") {
   // Key 32·i + 31 < 100 + 3·pid0 (a size that varies with the program here, to test the bound's
   // symbols) holds for the first blocks only.
   const Expr last = Expr(32) * sym("i") + Expr(31), size = Expr(100) + Expr(3) * sym("pid0");
-  for (const char *op : {"lt", "le"})
-    checkExact(op, last, size, Bound::TrueBefore);
-  checkExact("gt", size, last, Bound::TrueBefore);
-  checkExact("ge", size, last, Bound::TrueBefore);
+  checkSpellings(size, last, Bound::TrueBefore);
 }
 
 TEST_CASE("keys at or after the query hold from the block past the query", "[mask-bounds]") {
   // Key 32·i >= query 16·pid0 + 15 (anti-causal) holds from some block on.
   const Expr q = Expr(16) * sym("pid0") + Expr(15), k = Expr(32) * sym("i");
-  for (const char *op : {"ge", "gt"})
-    checkExact(op, k, q, Bound::TrueFrom);
-  checkExact("le", q, k, Bound::TrueFrom);
-  checkExact("lt", q, k, Bound::TrueFrom);
+  checkSpellings(k, q, Bound::TrueFrom);
 }
 
 TEST_CASE("bounds that do not exist are not derived", "[mask-bounds]") {
