@@ -82,14 +82,16 @@ public:
     if (grid_.bandRows > 0 && unravelled >= 2)
       unravelled = bandedPlane();
     for (size_t d = unravelled; d-- > 0;) {
-      std::string pid = passes::programCoordinate(d);
-      if (d == 0) {
-        line("[[maybe_unused]] const Index " + pid + " = ntc_rest;");
-      } else {
-        std::string extent = integer(grid_.extents[d]);
-        line("[[maybe_unused]] const Index " + pid + " = ntc_rest % " + extent + ";");
+      const std::string pid = passes::programCoordinate(d);
+      const std::string extent = integer(grid_.extents[d]);
+      const std::string rest = d == 0 ? "ntc_rest" : "ntc_rest % " + extent;
+      if (d < grid_.reversed.size() && grid_.reversed[d])
+        line("[[maybe_unused]] const Index " + pid + " = " + extent + " - 1 - " + rest +
+             "; // numbered last to first: its loops run longest");
+      else
+        line("[[maybe_unused]] const Index " + pid + " = " + rest + ";");
+      if (d != 0)
         line("ntc_rest /= " + extent + ";");
-      }
     }
     jaggedBatches();
     stmts(f_.body);
@@ -643,8 +645,7 @@ private:
       const std::string acc =
           v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
       return {ns_ + "::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
-                  asTile(v->operands[1], in) + acc + scratch + d_.dotPrecision(v->precision) +
-                  ")",
+                  asTile(v->operands[1], in) + acc + scratch + d_.dotPrecision(v->precision) + ")",
               true};
     }
     case ValueKind::Trans:

@@ -19,12 +19,48 @@ namespace {
 /// The largest band the pass chooses.
 constexpr int64_t kMaxBandRows = 64;
 
-} // namespace
+/// `a` and `b` together: the same direction, or Unknown when they disagree.
+Monotonicity merged(Monotonicity a, Monotonicity b) {
+  if (a == Monotonicity::Constant || a == b)
+    return b;
+  return b == Monotonicity::Constant ? a : Monotonicity::Unknown;
+}
 
-GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
-                       const GpuTarget &gpu) {
-  grid.bandRows = 0;
-  if (target != Target::Cuda || grid.extents.size() < 2)
+/// How the trip counts of the loops of `body` move as the program coordinate `pid` grows:
+/// Nondecreasing when some loop's trip count grows with it and none shrinks or moves otherwise.
+Monotonicity tripCountsIn(const std::vector<kir::Stmt> &body, const std::string &pid) {
+  Monotonicity m = Monotonicity::Constant;
+  for (const kir::Stmt &s : body) {
+    if (s->kind == kir::StmtKind::For) {
+      const bool fixedStart = monotonicityIn(s->begin, pid) == Monotonicity::Constant;
+      const bool steps = s->step.isConst() && s->step.constValue() > 0;
+      m = merged(m, fixedStart && steps ? monotonicityIn(s->end, pid) : Monotonicity::Unknown);
+    }
+    m = merged(m, tripCountsIn(s->body, pid));
+    m = merged(m, tripCountsIn(s->orelse, pid));
+  }
+  return m;
+}
+
+/// Marks the grid dimensions along which the programs' loops only grow.
+void numberLongestFirst(const kir::Function &specialized, GridInfo &grid) {
+  grid.reversed.assign(grid.extents.size(), false);
+  bool any = false;
+  for (size_t d = 0; d < grid.extents.size(); ++d) {
+    const bool banded = grid.bandRows > 0 && d + 2 >= grid.extents.size();
+    if (!banded &&
+        tripCountsIn(specialized.body, programCoordinate(d)) == Monotonicity::Nondecreasing) {
+      grid.reversed[d] = true;
+      any = true;
+    }
+  }
+  if (!any)
+    grid.reversed.clear();
+}
+
+/// Numbers the programs of a GEMM-like grid in bands (GridInfo::bandRows).
+GridInfo bandGemmPrograms(const kir::Function &specialized, GridInfo grid, const GpuTarget &gpu) {
+  if (grid.extents.size() < 2)
     return grid;
   const std::vector<DotLoop> loops = gemmLoops(specialized, blockThreads(specialized, gpu), gpu);
   const std::optional<DotLoop> loop =
@@ -43,6 +79,19 @@ GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target t
     band *= 2;
   if (band >= 2)
     grid.bandRows = band;
+  return grid;
+}
+
+} // namespace
+
+GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
+                       const GpuTarget &gpu) {
+  grid.bandRows = 0;
+  grid.reversed.clear();
+  if (target != Target::Cuda)
+    return grid;
+  grid = bandGemmPrograms(specialized, grid, gpu);
+  numberLongestFirst(specialized, grid);
   return grid;
 }
 

@@ -30,6 +30,9 @@ struct GridInfo {
   /// this many rows, column after column inside a band (grouped order, for L2 reuse of the
   /// operands of GEMM-like programs); 0: row-major, the last dimension fastest.
   int64_t bandRows = 0;
+  /// Grid dimensions numbered last to first (empty: none): the program with the largest
+  /// coordinate along such a dimension runs first, because its loops run longest.
+  std::vector<bool> reversed;
 };
 
 /// Problems that make a kernel invalid at compile time.
@@ -153,6 +156,9 @@ int blockThreads(const kir::Function &specialized, const GpuTarget &gpu);
 /// GEMM main loop over a grid of two dimensions or more numbers its programs in bands
 /// (GridInfo::bandRows) whose rows × columns of tiles, for the programs that run at once, read
 /// about as many bytes of one operand as of the other; every other grid stays row-major.
+/// A grid dimension along which some loop's trip count only grows (causal attention's key
+/// loop, which ends at the program's last query) is numbered last to first, so the longest
+/// programs start first and the short ones fill the end of the launch.
 GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
                        const GpuTarget &gpu);
 

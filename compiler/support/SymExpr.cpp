@@ -473,6 +473,79 @@ Interval Expr::range() const {
   return {};
 }
 
+namespace {
+
+/// The direction of a sum (or min, max) of terms moving in the given directions.
+Monotonicity combine(Monotonicity a, Monotonicity b) {
+  if (a == Monotonicity::Constant)
+    return b;
+  if (b == Monotonicity::Constant || a == b)
+    return a;
+  return Monotonicity::Unknown;
+}
+
+Monotonicity flipped(Monotonicity m) {
+  if (m == Monotonicity::Nondecreasing)
+    return Monotonicity::Nonincreasing;
+  if (m == Monotonicity::Nonincreasing)
+    return Monotonicity::Nondecreasing;
+  return m;
+}
+
+bool neverNegative(const Expr &e) {
+  const Interval r = e.range();
+  return r.lo && *r.lo >= 0;
+}
+
+} // namespace
+
+Monotonicity monotonicityIn(const Expr &e, const std::string &symbol) {
+  switch (e.kind()) {
+  case ExprKind::Const:
+    return Monotonicity::Constant;
+  case ExprKind::Symbol:
+    return e.symbolName() == symbol ? Monotonicity::Nondecreasing : Monotonicity::Constant;
+  case ExprKind::Add:
+  case ExprKind::Min:
+  case ExprKind::Max: {
+    Monotonicity m = Monotonicity::Constant;
+    for (const Expr &t : e.operands())
+      m = combine(m, monotonicityIn(t, symbol));
+    return m;
+  }
+  case ExprKind::Mul: {
+    // A product of factors that are never negative moves with each of them.
+    Monotonicity m = Monotonicity::Constant;
+    for (const Expr &f : e.operands())
+      m = combine(m, monotonicityIn(f, symbol));
+    if (m == Monotonicity::Constant)
+      return m;
+    if (e.operands().size() > 1)
+      for (const Expr &f : e.operands())
+        if (!neverNegative(f))
+          return Monotonicity::Unknown;
+    return e.coefficient() < 0 ? flipped(m) : m;
+  }
+  case ExprKind::FloorDiv:
+  case ExprKind::CeilDiv: {
+    const Expr &divisor = e.operands()[1];
+    const Interval d = divisor.range();
+    if (monotonicityIn(divisor, symbol) != Monotonicity::Constant)
+      return Monotonicity::Unknown;
+    const Monotonicity m = monotonicityIn(e.operands()[0], symbol);
+    if (m == Monotonicity::Constant)
+      return m;
+    return d.lo && *d.lo > 0 ? m : Monotonicity::Unknown;
+  }
+  case ExprKind::Mod: {
+    const bool constant = monotonicityIn(e.operands()[0], symbol) == Monotonicity::Constant &&
+                          monotonicityIn(e.operands()[1], symbol) == Monotonicity::Constant;
+    return constant ? Monotonicity::Constant : Monotonicity::Unknown;
+  }
+  }
+  return Monotonicity::Unknown;
+}
+
 bool provablyLessEqual(const Expr &a, const Expr &b) {
   Interval d = (b - a).range();
   return d.lo && *d.lo >= 0;

@@ -111,6 +111,14 @@ bool provablyLessEqual(const Expr &a, const Expr &b);
 /// True when a < b provably.
 bool provablyLess(const Expr &a, const Expr &b);
 
+/// How an expression changes as one of its symbols grows while the others stay fixed.
+enum class Monotonicity { Constant, Nondecreasing, Nonincreasing, Unknown };
+
+/// The direction in which `e` moves as `symbol` grows, by the structure of `e` (sums, products
+/// with factors that are never negative, divisions by positive divisors that do not depend on
+/// the symbol, min and max); Unknown where that structure does not tell.
+Monotonicity monotonicityIn(const Expr &e, const std::string &symbol);
+
 /// Integer floor division and modulo on plain values (Python semantics).
 int64_t floorDivInt(int64_t a, int64_t b);
 int64_t ceilDivInt(int64_t a, int64_t b);

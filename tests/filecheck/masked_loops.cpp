@@ -97,6 +97,8 @@ NT_KERNEL(anticausal_product, arrangement, anticausal, TENSOR, TENSOR, TENSOR, T
 // GIR-NEXT:     if ⌊(16*pid0 - 31)/32⌋ + 1 <= i:
 // GIR-NEXT:       %qk <- where(ge(
 // GIR-NEXT:     %m_ij = maximum(
+// GIR:      order-programs: grid dimension 0 numbered last to first
+// GIR-NOT:  numbered last to first
 // GIR:      IR after specialize ( NP2_16=16 ) and skip-masked-iterations, guard-masks
 // GIR-NEXT: kernel unmasked_product(
 // GIR:        for i in range(0, ⌈k_size_0/32⌉, 1):
@@ -112,6 +114,16 @@ NT_KERNEL(anticausal_product, arrangement, anticausal, TENSOR, TENSOR, TENSOR, T
 // GIR-NEXT:     %qk = dot(
 // GIR-NEXT:     if i < ⌈(16*pid0 + 15)/32⌉:
 // GIR-NEXT:       %qk <- where(le(
+// GIR-NOT:  numbered last to first
+
+// order-programs: the causal loop's trip count grows with pid0, so its programs are numbered last
+// to first (the longest start first); the others keep row order.
+// CU-LABEL: void __launch_bounds__({{[0-9]+}}) ntc_causal_attention_program0(
+// CU:         const Index pid0 = ntc::rt::ceil_div<Index>(ntc_q_size_0, 16) - 1 - ntc_rest; // numbered last to first
+// CU-LABEL: void __launch_bounds__({{[0-9]+}}) ntc_unmasked_product_program0(
+// CU:         const Index pid0 = ntc_rest;
+// CU-LABEL: void __launch_bounds__({{[0-9]+}}) ntc_anticausal_product_program0(
+// CU:         const Index pid0 = ntc_rest;
 
 // CPP-LABEL: ntc_causal_attention_program0(
 // CPP:         for (Index l_i = 0; l_i < ntc::rt::min<Index>(ntc::rt::ceil_div<Index>(((16 * pid0) + 16), 32), ntc::rt::ceil_div<Index>(ntc_k_size_0, 32)); l_i += 1) {

@@ -96,7 +96,8 @@ TEST_CASE("integer overflow is an error, never a wrapped value", "[symexpr][over
   CHECK_THROWS_AS(big + big, ArithmeticOverflow);
   const Expr n = Expr::symbol("n", {0, std::nullopt});
   CHECK_THROWS_AS((n * big) * Expr(2), ArithmeticOverflow);
-  CHECK_THROWS_AS(floorDiv(Expr(std::numeric_limits<int64_t>::min()), Expr(-1)), ArithmeticOverflow);
+  CHECK_THROWS_AS(floorDiv(Expr(std::numeric_limits<int64_t>::min()), Expr(-1)),
+                  ArithmeticOverflow);
   CHECK_THROWS_AS((n * big + n * big).evaluate({}), ArithmeticOverflow);
   std::map<std::string, int64_t> values{{"n", 4}};
   CHECK_THROWS_AS((n * big).evaluate(values), ArithmeticOverflow);
@@ -104,4 +105,23 @@ TEST_CASE("integer overflow is an error, never a wrapped value", "[symexpr][over
   const Expr wide = Expr::symbol("w", {0, int64_t(1) << 62});
   CHECK_FALSE((wide * Expr(4)).range().hi.has_value());
   CHECK_FALSE(provablyLessEqual(wide * Expr(4), Expr(0)));
+}
+
+TEST_CASE("monotonicity in one symbol follows the expression's structure", "[symexpr]") {
+  const Expr pid = size("pid0"), n = size("N"), shift = Expr::symbol("s", {});
+  const auto in = [](const Expr &e) { return monotonicityIn(e, "pid0"); };
+  CHECK(in(n + 3) == Monotonicity::Constant);
+  CHECK(in(pid) == Monotonicity::Nondecreasing);
+  CHECK(in(-pid + n) == Monotonicity::Nonincreasing);
+  // Causal attention's key loop: min(⌈S/64⌉, max(1, ⌊(64·pid + 63)/64⌋ + 1)).
+  const Expr causalEnd =
+      min(ceilDiv(n, Expr(64)), max(Expr(1), floorDiv(pid * 64 + 63, Expr(64)) + 1));
+  CHECK(in(causalEnd) == Monotonicity::Nondecreasing);
+  CHECK(in(ceilDiv(n - pid * 16, Expr(32))) == Monotonicity::Nonincreasing);
+  CHECK(in(pid * n) == Monotonicity::Nondecreasing); // N is never negative
+  CHECK(in(pid * shift) == Monotonicity::Unknown);   // s may be negative
+  CHECK(in(mod(pid, Expr(4))) == Monotonicity::Unknown);    // wraps around
+  CHECK(in(floorDiv(n, pid + 1)) == Monotonicity::Unknown); // a divisor that moves
+  CHECK(in(max(pid, n - pid)) == Monotonicity::Unknown);    // one way, then the other
+  CHECK(in(floorDiv(pid, shift)) == Monotonicity::Unknown); // a divisor of either sign
 }

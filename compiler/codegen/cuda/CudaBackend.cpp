@@ -124,6 +124,9 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
         unlaid, passes::specializeGrid(k.grid, v.values), passes::Target::Cuda, gpu);
     if (trace && grid.bandRows > 0)
       *trace << "// order-programs: bands of " << grid.bandRows << " rows\n";
+    for (size_t d = 0; trace && d < grid.reversed.size(); ++d)
+      if (grid.reversed[d])
+        *trace << "// order-programs: grid dimension " << d << " numbered last to first\n";
     Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid, gpu), 0, {}};
     passes::SharedPlan shared = layOut(f, unlaid, p.name, p.threads, gpu, trace, true);
     p.programs = passes::programsPerBlock(shared.function, p.threads);
