@@ -1,6 +1,8 @@
 //===- ArrangementEvaluator.cpp - interpret NT_KERNEL and arrangements ----===//
 #include "frontend/ArrangementEvaluator.h"
 
+#include "frontend/InferAxes.h"
+
 #include "frontend/DslNames.h"
 
 #include "support/Diagnostics.h"
@@ -35,7 +37,20 @@ struct Frame;
 
 /// A value of the arrangement interpreter.
 struct Value {
-  enum class Kind { None, Int, Bool, Float, String, DType, Tensor, List, Function, Closure, Param };
+  enum class Kind {
+    None,
+    Int,
+    Bool,
+    Float,
+    String,
+    DType,
+    Tensor,
+    List,
+    Function,
+    Closure,
+    Param,
+    Inferred ///< nt::inferred
+  };
   Kind kind = Kind::None;
   Expr integer;
   bool boolean = false;
@@ -120,6 +135,8 @@ const char *kindName(Value::Kind k) {
     return "a function";
   case Value::Kind::Param:
     return "a parameter declaration";
+  case Value::Kind::Inferred:
+    return "nt::inferred";
   }
   return "?";
 }
@@ -136,6 +153,8 @@ struct ArrangementEvaluator::Impl {
   /// values, by name: the symbol each stands for where the arrangement uses it as an integer.
   std::map<std::string, Expr> constexprSymbols;
   int callDepth = 0;
+  /// Placeholder axis names given so far (axes(nt::inferred)).
+  int inferredAxes_ = 0;
   /// The frames of the kernel being evaluated. A closure stored in a variable of the frame it
   /// captures (`auto f = [&](...) {...};`) is a shared_ptr cycle; releaseFrames() breaks it.
   std::vector<std::weak_ptr<Frame>> frames;
@@ -429,6 +448,11 @@ struct ArrangementEvaluator::Impl {
     if (const auto *var = dyn_cast<clang::VarDecl>(d)) {
       if (var->getName() == "none" && declaredInDsl(var))
         return Value{};
+      if (var->getName() == "inferred" && declaredInDsl(var)) {
+        Value v;
+        v.kind = Value::Kind::Inferred;
+        return v;
+      }
       if (var->hasGlobalStorage() && var->getAnyInitializer() &&
           (var->isConstexpr() || var->getType().isConstQualified())) {
         auto it = globals.find(var);
@@ -984,9 +1008,19 @@ struct ArrangementEvaluator::Impl {
                   asOptInt(arg(2), e, "a slice stop"), asOptInt(arg(3), e, "a slice step")));
     if (name == "axes") {
       std::vector<std::string> names;
+      if (args.size() == 1 && args[0].kind == Value::Kind::Inferred) {
+        // Placeholders that infer-axes (frontend/InferAxes.h) replaces.
+        for (size_t d = 0; d < t.ndim(); ++d)
+          names.push_back(inferredAxisPlaceholder(++inferredAxes_));
+        return Value::ofTensor(t.axes(names));
+      }
       for (const Value &v : args) {
+        if (v.kind == Value::Kind::Inferred)
+          fail(e, "nt::inferred names every dimension: write axes(nt::inferred) alone");
         if (v.kind != Value::Kind::String)
           fail(e, "axis names must be string literals");
+        if (isInferredAxisPlaceholder(v.text))
+          fail(e, "axis names may not begin with '?'");
         names.push_back(v.text);
       }
       return Value::ofTensor(t.axes(names));
@@ -1119,7 +1153,7 @@ struct ArrangementEvaluator::Impl {
                           "arrangement '" + spec.arrangementName + "' returns an inner level (" +
                               "dtype()) as parameter " + std::to_string(i) +
                               "; return the whole tensor");
-      spec.arranged.push_back({application->getParamDecl(i)->getNameAsString(), source, l});
+      spec.arranged.push_back({application->getParamDecl(i)->getNameAsString(), source, l, {}});
     }
     spec.metas = metas;
     return spec;

@@ -1,6 +1,7 @@
 //===- WrittenParams.cpp - which application parameters are stored to -----===//
 #include "frontend/WrittenParams.h"
 
+#include "frontend/InferAxes.h"
 #include "passes/NamedAxes.h"
 #include "support/Diagnostics.h"
 
@@ -183,11 +184,11 @@ void findArrangeCalls(const clang::Stmt *s, std::vector<const clang::CallExpr *>
     findArrangeCalls(child, out);
 }
 
-/// Where each arranged tensor is written in the source: the argument of the arrangement's
-/// nt::arrange call (or the declaration of the local variable passed there); the
-/// application's parameter when the call cannot be found.
-std::vector<clang::SourceRange> arrangedRanges(const clang::FunctionDecl *kernelDecl,
-                                               const clang::FunctionDecl *application, size_t n) {
+} // namespace
+
+std::vector<clang::SourceRange> arrangedTensorRanges(const clang::FunctionDecl *kernelDecl,
+                                                     const clang::FunctionDecl *application,
+                                                     size_t n) {
   std::vector<clang::SourceRange> ranges;
   for (size_t i = 0; i < n; ++i)
     ranges.push_back(i < application->getNumParams()
@@ -225,8 +226,6 @@ std::vector<clang::SourceRange> arrangedRanges(const clang::FunctionDecl *kernel
   return ranges;
 }
 
-} // namespace
-
 std::vector<bool> writtenParams(const clang::FunctionDecl *application) {
   WriteFinder finder(application->getNumParams());
   Aliases params;
@@ -238,6 +237,7 @@ std::vector<bool> writtenParams(const clang::FunctionDecl *application) {
 
 void applyNamedAxes(KernelSpec &spec, const clang::FunctionDecl *kernelDecl,
                     const clang::FunctionDecl *application) {
+  inferAxes(spec, kernelDecl, application);
   bool anyName = false;
   for (const ArrangedParam &a : spec.arranged)
     for (const Dim &d : a.layout.levels()[0].dims)
@@ -256,7 +256,7 @@ void applyNamedAxes(KernelSpec &spec, const clang::FunctionDecl *kernelDecl,
   if (errors.empty())
     return;
   std::vector<clang::SourceRange> ranges =
-      arrangedRanges(kernelDecl, application, spec.arranged.size());
+      arrangedTensorRanges(kernelDecl, application, spec.arranged.size());
   clang::DiagnosticsEngine &diags = application->getASTContext().getDiagnostics();
   for (size_t i = 0; i < errors.size(); ++i) {
     SourceError error(kernelDecl->getSourceRange(), errors[i].message);

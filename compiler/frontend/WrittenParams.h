@@ -13,6 +13,8 @@
 
 #include <vector>
 
+#include <clang/Basic/SourceLocation.h>
+
 namespace clang {
 class FunctionDecl;
 } // namespace clang
@@ -22,8 +24,16 @@ namespace ntc {
 /// One entry per parameter of `application`: true when the application stores to it.
 std::vector<bool> writtenParams(const clang::FunctionDecl *application);
 
+/// Where each arranged tensor of the kernel declared by `kernelDecl` is written in the source:
+/// the argument of the arrangement's nt::arrange call (or the declaration of the local
+/// variable passed there); the application's parameter when the call cannot be found.
+std::vector<clang::SourceRange> arrangedTensorRanges(const clang::FunctionDecl *kernelDecl,
+                                                     const clang::FunctionDecl *application,
+                                                     size_t n);
+
 /// Lower the named axes of `spec` (the kernel declared by `kernelDecl`, whose application
-/// is `application`). Every problem is reported at the NT_KERNEL declaration, with notes at
+/// is `application`), after inferring those of tensors arranged with `axes(nt::inferred)`
+/// (frontend/InferAxes.h). Every problem is reported at the NT_KERNEL declaration, with notes at
 /// the tensors involved (the arguments of the arrangement's nt::arrange call); the last one
 /// is thrown as SourceError so that the kernel is skipped.
 void applyNamedAxes(KernelSpec &spec, const clang::FunctionDecl *kernelDecl,

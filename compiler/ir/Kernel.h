@@ -67,6 +67,9 @@ struct ArrangedParam {
   std::string name; ///< the application's parameter name
   int source = -1;  ///< index into KernelSpec::params
   Layout layout;
+  /// The names infer-axes gave the outer dimensions of a tensor arranged with
+  /// `axes(nt::inferred)` (frontend/InferAxes.h); empty otherwise.
+  std::vector<std::string> inferredAxes;
 };
 
 /// Everything the front end knows about one kernel.

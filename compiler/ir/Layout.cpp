@@ -437,6 +437,17 @@ Layout Layout::axes(const std::vector<std::string> &names) const {
   return l;
 }
 
+Layout Layout::renameAxes(const std::map<std::string, std::string> &names) const {
+  Layout l = *this;
+  for (Level &level : l.levels_)
+    for (Dim &d : level.dims) {
+      auto it = names.find(d.axis);
+      if (it != names.end())
+        d.axis = it->second;
+    }
+  return l;
+}
+
 Layout Layout::substitute(const std::map<std::string, Expr> &values) const {
   Layout l = *this;
   for (Expr &e : l.sourceShape_)

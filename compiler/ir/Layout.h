@@ -129,6 +129,8 @@ public:
   Layout slice(int64_t dim, OptExpr start, OptExpr stop, OptExpr step) const;
   /// Name the dimensions of the focused level.
   Layout axes(const std::vector<std::string> &names) const;
+  /// Rename axes on every level (names absent from `names` stay).
+  Layout renameAxes(const std::map<std::string, std::string> &names) const;
 
   /// Substitute symbols (sizes, meta-parameters) by expressions everywhere.
   Layout substitute(const std::map<std::string, Expr> &values) const;

@@ -328,8 +328,12 @@ std::vector<NamedAxesError> lowerNamedAxes(KernelSpec &spec, const std::vector<b
     if (named[j] == anchor && lowered[j].levels().size() >= 2)
       for (const Dim &d : lowered[j].levels().back().dims)
         writerTile.push_back(d.axis);
+  // (Not tensors whose axes were inferred: the inference already read the application's
+  // broadcasting of their tiles as written.)
   for (size_t j = 0; j < named.size(); ++j)
-    spec.arranged[named[j]].layout = alignTileByName(lowered[j], writerTile);
+    spec.arranged[named[j]].layout = spec.arranged[named[j]].inferredAxes.empty()
+                                         ? alignTileByName(lowered[j], writerTile)
+                                         : lowered[j];
   return errors;
 }
 

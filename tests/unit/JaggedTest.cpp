@@ -29,7 +29,7 @@ KernelSpec jaggedKernel(const Layout &arranged) {
   x.upperBounds.assign(3, std::nullopt);
   x.constexprDims.assign(3, false);
   spec.params.push_back(x);
-  spec.arranged.push_back({"x", 0, arranged});
+  spec.arranged.push_back({"x", 0, arranged, {}});
   return spec;
 }
 

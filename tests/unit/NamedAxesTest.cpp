@@ -1,8 +1,8 @@
 // Unit tests of lower-named-axes (passes/NamedAxes.h): every named arrangement against the
 // classic arrangement spelled out with tile/expand/squeeze/permute, level by level (the printed
 // extents) and element by element (eval's index arrays, for several shapes with tails).
-#include "LayoutTestHelpers.h"
 #include "passes/NamedAxes.h"
+#include "LayoutTestHelpers.h"
 
 #include <catch2/catch.hpp>
 
@@ -30,7 +30,7 @@ KernelSpec kernel(const std::vector<Layout> &arranged) {
     p.kind = l.sourceShape().empty() ? ParamSpec::Kind::Scalar : ParamSpec::Kind::Tensor;
     p.ndim = static_cast<int>(l.sourceShape().size());
     spec.params.push_back(p);
-    spec.arranged.push_back({p.name, static_cast<int>(spec.params.size()) - 1, l});
+    spec.arranged.push_back({p.name, static_cast<int>(spec.params.size()) - 1, l, {}});
   }
   return spec;
 }

@@ -141,6 +141,18 @@ int dumpLayouts(const std::vector<KernelSpec> &kernels, const Bindings &b, std::
     for (const ArrangedParam &a : k.arranged)
       out << (kernels.size() > 1 ? "  " : "") << a.name << ": " << a.layout.substitute(values).str()
           << "\n";
+    // The names infer-axes derived for tensors arranged with axes(nt::inferred).
+    std::string inferred;
+    for (const ArrangedParam &a : k.arranged) {
+      if (a.inferredAxes.empty())
+        continue;
+      inferred += (inferred.empty() ? "" : ", ") + a.name + " (";
+      for (size_t d = 0; d < a.inferredAxes.size(); ++d)
+        inferred += (d ? ", " : "") + a.inferredAxes[d];
+      inferred += ")";
+    }
+    if (!inferred.empty())
+      out << (kernels.size() > 1 ? "  " : "") << "inferred axes: " << inferred << "\n";
   }
   return 0;
 }

@@ -187,6 +187,11 @@ struct NoneType {};
 /// The absent value of a slice bound.
 inline constexpr NoneType none{};
 
+/// The type of nt::inferred.
+struct Inferred {};
+/// `t.axes(nt::inferred)`: the compiler names the dims from the application.
+inline constexpr Inferred inferred{};
+
 /// A slice bound or step of Tensor::slice: an integer, a symbol, or nt::none.
 class Index {
 public:
@@ -261,6 +266,9 @@ public:
   Tensor slice(std::int64_t dim, Index start = none, Index stop = none, Index step = none) const;
   /// Names the dims (`t.axes("m", "k")`); the compiler infers expand/squeeze/broadcast.
   template <class... Names> Tensor axes(Names... names) const;
+  /// Lets the compiler name the dims from what the application does with the tiles
+  /// (`t.axes(nt::inferred)`; docs/named-axes.md).
+  Tensor axes(Inferred) const;
 
   /// Extent `d` of this level (negative counts from the end).
   Symbol shape(std::int64_t d) const;
