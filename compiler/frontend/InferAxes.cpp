@@ -285,7 +285,7 @@ private:
 
   void walkApplication() {
     env_.clear();
-    for (unsigned i = 0; i < application_->getNumParams(); ++i) {
+    for (unsigned i = 0; i < application_->getNumParams() && i < visible.size(); ++i) {
       auto slot = std::make_shared<Slot>();
       slot->param = static_cast<int>(i);
       env_[application_->getParamDecl(i)] = slot;
@@ -754,6 +754,11 @@ std::string suggestion(Deriver &d, const std::map<int, std::string> &names, size
   return s + ")";
 }
 
+/// `'x'` for arranged parameter i.
+std::string quotedName(const KernelSpec &spec, size_t i) {
+  return "'" + spec.arranged[i].name + "'";
+}
+
 /// The first written tensor with axis names (user's or placeholders), -1 when none.
 int findWriter(const KernelSpec &spec, const std::vector<bool> &written) {
   for (size_t i = 0; i < spec.arranged.size() && i < written.size(); ++i) {
@@ -792,6 +797,20 @@ void inferAxes(KernelSpec &spec, const clang::FunctionDecl *kernelDecl,
 
   const std::vector<bool> written = writtenParams(application);
   const int writer = findWriter(spec, written);
+  if (writer < 0) {
+    // The program axes are the written tensor's: without names there, nothing can be derived.
+    const size_t first =
+        static_cast<size_t>(std::find(inferred.begin(), inferred.end(), true) - inferred.begin());
+    SourceError error(tensorRange(first),
+                      "cannot infer the axes of kernel '" + spec.name +
+                          "': the program axes are "
+                          "the axes of the tensors the application writes, and none of them has "
+                          "axes; arrange the output with axes(nt::inferred) or name its axes");
+    for (size_t i = 0; i < spec.arranged.size() && i < written.size(); ++i)
+      if (written[i])
+        error.note(tensorRange(i), quotedName(spec, i) + " is written without axes");
+    throw error;
+  }
   Deriver d(spec, application, writer);
   d.run(writer >= 0 ? tensorRange(static_cast<size_t>(writer)) : kernelDecl->getSourceRange());
   for (const Conflict &c : d.conflicts) {

@@ -1,9 +1,10 @@
 // Kernels with inferred axes (tests/cpu/kernels/inferred_axes.cpp) against the kernels they must
 // equal: the stock matmul, linear and bmm (classic and named arrangements of the same
 // application, so results must be identical, not just close), a named softmax and layer norm,
-// and plain references in double. Tails in every dimension.
+// the stock attention, and plain references in double. Tails in every dimension.
 #include "Common.hpp"
 
+#include <attention.h>
 #include <bmm.h>
 #include <inferred_axes.h>
 #include <linear.h>
@@ -129,5 +130,24 @@ TEST_CASE("inferred softmax and layer norm equal their named versions", "[cpu][i
             (input.get({m, n}) - mean) / std::sqrt(var + eps) * weight.get({n}) + bias.get({n});
     }
     CHECK_CLOSE(compare(inferredNorm, ref, 1e-4, 1e-4));
+  }
+}
+
+TEST_CASE("inferred attention equals the stock attention, causal and not", "[cpu][inferred]") {
+  for (auto [Sq, Skv, D] :
+       {std::tuple<int64_t, int64_t, int64_t>{100, 300, 64}, {129, 77, 40}, {1, 1, 16}}) {
+    for (int64_t causal : {0, 1}) {
+      INFO("Sq=" << Sq << " Skv=" << Skv << " D=" << D << " causal=" << causal);
+      const int64_t B = 2, H = 3;
+      std::mt19937_64 rng(uint64_t(Sq * 1000 + Skv + causal));
+      Tensor<float> q({B, H, Sq, D}), k({B, H, Skv, D}), v({B, H, Skv, D});
+      q.randomize(rng);
+      k.randomize(rng);
+      v.randomize(rng);
+      Tensor<float> stock({B, H, Sq, D}), inferred({B, H, Sq, D});
+      REQUIRE_NTC_OK(attention_f32(&q, &k, &v, causal, &stock, nullptr));
+      REQUIRE_NTC_OK(inferred_attention(&q, &k, &v, causal, &inferred, nullptr));
+      CHECK(identical(stock, inferred));
+    }
   }
 }

@@ -1,7 +1,7 @@
 // Kernels whose axes the compiler infers from the application (`axes(nt::inferred)`,
 // frontend/InferAxes.h), each beside the kernel it must equal: the classic GEMM's application
 // over inferred tensors, linear with bias and residual, bmm with a batch and with a broadcast
-// batch, softmax and layer norm (tests/cpu/InferredAxesTest.cpp compares them with the
+// batch, softmax, layer norm and attention (tests/cpu/InferredAxesTest.cpp compares them with the
 // named-axes stock kernels and with plain references; tests/filecheck/inferred_axes.cpp checks
 // that their arrangements equal the named ones).
 #include "matmul.hpp"
@@ -119,3 +119,55 @@ NT_ARRANGEMENT auto named_layer_norm_arrangement(nt::Tensor input, nt::Tensor we
 NT_KERNEL(named_layer_norm, named_layer_norm_arrangement, layer_norm_application,
           nt::Tensor(2, nt::float32), nt::Tensor(1, nt::float32), nt::Tensor(1, nt::float32),
           nt::Scalar(nt::float32), nt::Tensor(2, nt::float32));
+
+// attention (kernels/attention.cpp's application, unchanged) over inferred tensors: the dots
+// relate q's head dimension to k's and the keys to v's rows; the batch and head dimensions are
+// tiled by 1 and line up with o's; k and v are walked by the loop index, so the keys are the
+// axis they iterate.
+constexpr nt::Symbol ATTENTION_BM = nt::block_size("BLOCK_SIZE_M", 64, 128);
+constexpr nt::Symbol ATTENTION_BN = nt::block_size("BLOCK_SIZE_N", 32, 64);
+
+NT_ARRANGEMENT auto inferred_attention_arrangement(nt::Tensor q, nt::Tensor k, nt::Tensor v,
+                                                   nt::Tensor is_causal, nt::Tensor o) {
+  return nt::arrange(q.axes(nt::inferred).tile({1, 1, ATTENTION_BM, -1}),
+                     k.axes(nt::inferred).tile({1, 1, ATTENTION_BN, -1}),
+                     v.axes(nt::inferred).tile({1, 1, ATTENTION_BN, -1}), is_causal,
+                     o.axes(nt::inferred).tile({1, 1, ATTENTION_BM, -1}));
+}
+
+NT_APPLICATION void inferred_attention_application(nt::Tile q, nt::Tile k, nt::Tile v,
+                                                   nt::Tile is_causal, nt::Tile o) {
+  auto q_loaded = (q * 1.44269504089).to(q.dtype()); // log2(e): exp(x) = exp2(x * log2(e))
+
+  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
+  auto l_i = ntl::full({q.shape(-2)}, 1, ntl::float32);
+  auto m_i = ntl::full({q.shape(-2)}, -std::numeric_limits<double>::infinity(), ntl::float32);
+
+  for (int i = 0; i < k.shape(0); ++i) {
+    auto qk = ntl::dot(q_loaded, ntl::trans(k[i]));
+    qk = ntl::where(k[i].offsets(-2) < k.source().shape(-2), qk,
+                    -std::numeric_limits<double>::infinity());
+
+    if (is_causal)
+      qk = ntl::where(ntl::expand_dims(q.offsets(-2), 1) >= ntl::expand_dims(k[i].offsets(-2), 0),
+                      qk, -std::numeric_limits<double>::infinity());
+
+    auto m_ij = ntl::maximum(m_i, ntl::max(qk, 1));
+    auto p = ntl::exp2(qk - ntl::expand_dims(m_ij, 1));
+    auto l_ij = ntl::sum(p, 1);
+
+    auto alpha = ntl::exp2(m_i - m_ij);
+    acc = acc * ntl::expand_dims(alpha, 1) + ntl::dot(p.to(v[i].dtype()), v[i]);
+    m_i = m_ij;
+    l_i = l_i * alpha + l_ij;
+  }
+
+  o = acc / ntl::expand_dims(l_i, 1);
+}
+
+NT_KERNEL(inferred_attention, inferred_attention_arrangement, inferred_attention_application,
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128),
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128),
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128),
+          nt::Constexpr("is_causal", {0, 1}),
+          nt::Tensor(4, nt::float32).constexpr_dim(3).upper_bound(3, 128));
