@@ -851,11 +851,13 @@ void inferAxes(KernelSpec &spec, const clang::FunctionDecl *kernelDecl,
               .note(parameterRange(i), "name the axes instead, e.g. " + spec.arranged[i].name +
                                            "." + suggestion(d, names, i, k)));
     }
-    if (iterated == 0 && d.subscripted.count(static_cast<int>(i)))
+    // (A tensor with levels of its own between level 0 and the tile has them to walk.)
+    if (iterated == 0 && d.subscripted.count(static_cast<int>(i)) &&
+        spec.arranged[i].layout.levels().size() == 2)
       errors.push_back(
-          SourceError(tensorRange(i), what + "the application walks " + tensor +
-                                          " with a loop index, but every dimension of it is an "
-                                          "axis of the written tensor, so none is left to walk")
+          SourceError(tensorRange(i), what + "the application subscripts " + tensor +
+                                          ", but every dimension of it is an axis of the "
+                                          "written tensor, so no level is left to subscript")
               .note(parameterRange(i), "the axes derived: " + spec.arranged[i].name + "." +
                                            suggestion(d, names, i, d.outer[i].size())));
   }

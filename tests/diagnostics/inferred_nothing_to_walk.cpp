@@ -3,7 +3,7 @@
 #include <ntc/dsl.hpp>
 
 NT_ARRANGEMENT auto arrangement(nt::Tensor x, nt::Tensor y) {
-  return nt::arrange(x.axes(nt::inferred).tile({4, 4}), // expected-error {{cannot infer the axes of kernel 'walked': the application walks 'x' with a loop index, but every dimension of it is an axis of the written tensor, so none is left to walk}}
+  return nt::arrange(x.axes(nt::inferred).tile({4, 4}), // expected-error {{cannot infer the axes of kernel 'walked': the application subscripts 'x', but every dimension of it is an axis of the written tensor, so no level is left to subscript}}
                      y.axes(nt::inferred).tile({4, 4}));
 }
 
