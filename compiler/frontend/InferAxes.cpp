@@ -481,20 +481,10 @@ private:
     std::vector<std::optional<Dims>> args;
     for (const clang::Expr *a : oc->arguments())
       args.push_back(expr(a));
-    switch (op) {
-    case clang::OO_Equal:
-    case clang::OO_PlusEqual:
-    case clang::OO_MinusEqual:
-    case clang::OO_StarEqual:
-    case clang::OO_SlashEqual:
-    case clang::OO_PercentEqual:
-    case clang::OO_AmpEqual:
-    case clang::OO_PipeEqual:
+    if (isAssignmentOperator(op)) {
       if (args.size() == 2)
         assign(oc->getArg(0), args[1], where);
       return args.empty() ? std::nullopt : args[0];
-    default:
-      break;
     }
     if (args.size() == 1)
       return args[0];

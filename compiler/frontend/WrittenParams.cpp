@@ -32,27 +32,6 @@ bool declaredInNt(const clang::Decl *d) {
   return false;
 }
 
-bool isAssignment(clang::OverloadedOperatorKind op) {
-  switch (op) {
-  case clang::OO_Equal:
-  case clang::OO_PlusEqual:
-  case clang::OO_MinusEqual:
-  case clang::OO_StarEqual:
-  case clang::OO_SlashEqual:
-  case clang::OO_PercentEqual:
-  case clang::OO_AmpEqual:
-  case clang::OO_PipeEqual:
-  case clang::OO_CaretEqual:
-  case clang::OO_LessLessEqual:
-  case clang::OO_GreaterGreaterEqual:
-  case clang::OO_PlusPlus:
-  case clang::OO_MinusMinus:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// The variable an lvalue names: `x`, `x[k]`, `x[k][j]` -> x.
 const clang::ValueDecl *rootDecl(const clang::Expr *e) {
   while (e) {
@@ -122,11 +101,11 @@ private:
     if (const auto *u = dyn_cast<clang::UnaryOperator>(s); u && u->isIncrementDecrementOp())
       mark(u->getSubExpr(), aliases);
     if (const auto *oc = dyn_cast<clang::CXXOperatorCallExpr>(s);
-        oc && isAssignment(oc->getOperator()) && oc->getNumArgs() >= 1)
+        oc && isAssignmentOperator(oc->getOperator()) && oc->getNumArgs() >= 1)
       mark(oc->getArg(0), aliases);
     if (const auto *mc = dyn_cast<clang::CXXMemberCallExpr>(s))
       if (const clang::CXXMethodDecl *m = mc->getMethodDecl();
-          m && isAssignment(m->getOverloadedOperator()))
+          m && isAssignmentOperator(m->getOverloadedOperator()))
         mark(mc->getImplicitObjectArgument(), aliases);
     if (const auto *call = dyn_cast<clang::CallExpr>(s))
       this->call(call, aliases);
@@ -185,6 +164,27 @@ void findArrangeCalls(const clang::Stmt *s, std::vector<const clang::CallExpr *>
 }
 
 } // namespace
+
+bool isAssignmentOperator(clang::OverloadedOperatorKind op) {
+  switch (op) {
+  case clang::OO_Equal:
+  case clang::OO_PlusEqual:
+  case clang::OO_MinusEqual:
+  case clang::OO_StarEqual:
+  case clang::OO_SlashEqual:
+  case clang::OO_PercentEqual:
+  case clang::OO_AmpEqual:
+  case clang::OO_PipeEqual:
+  case clang::OO_CaretEqual:
+  case clang::OO_LessLessEqual:
+  case clang::OO_GreaterGreaterEqual:
+  case clang::OO_PlusPlus:
+  case clang::OO_MinusMinus:
+    return true;
+  default:
+    return false;
+  }
+}
 
 std::vector<clang::SourceRange> arrangedTensorRanges(const clang::FunctionDecl *kernelDecl,
                                                      const clang::FunctionDecl *application,

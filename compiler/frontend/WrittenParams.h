@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include <clang/Basic/OperatorKinds.h>
 #include <clang/Basic/SourceLocation.h>
 
 namespace clang {
@@ -20,6 +21,9 @@ class FunctionDecl;
 } // namespace clang
 
 namespace ntc {
+
+/// True for the operators that assign to their first operand (`=`, `+=`, ..., `++`, `--`).
+bool isAssignmentOperator(clang::OverloadedOperatorKind op);
 
 /// One entry per parameter of `application`: true when the application stores to it.
 std::vector<bool> writtenParams(const clang::FunctionDecl *application);
