@@ -2,7 +2,7 @@
 // frontend/InferAxes.h), each beside the kernel it must equal: the classic GEMM's application
 // over inferred tensors, linear with bias and residual, bmm with a batch and with a broadcast
 // batch, softmax, layer norm and attention (tests/cpu/InferredAxesTest.cpp compares them with the
-// named-axes stock kernels and with plain references; tests/filecheck/inferred_axes.cpp checks
+// named-axes stock kernels and with plain references; tests/filecheck/infer_axes.cpp checks
 // that their arrangements equal the named ones).
 #include "matmul.hpp"
 
