@@ -129,3 +129,22 @@ NT_KERNEL(all_dtypes, dtypes_arrangement, dtypes_application, nt::Scalar(nt::flo
           nt::Scalar(nt::uint8), nt::Scalar(nt::uint16), nt::Scalar(nt::uint32),
           nt::Scalar(nt::uint64), nt::Scalar(nt::bool_), nt::Scalar(nt::float8_e4m3),
           nt::Scalar(nt::float8_e5m2), nt::Tensor(1, nt::DType::float32));
+
+//===- A kernel function called by another kernel ------------------------------------------===//
+
+NT_ARRANGEMENT auto scale_arrangement(nt::Tensor input, nt::Tensor output) {
+  return nt::arrange(input.tile({16}), output.tile({16}));
+}
+
+NT_APPLICATION void scale_application(nt::Tile input, nt::Tile &output) { output = 2 * input; }
+
+inline constexpr auto scale = nt::kernel_function(scale_arrangement, scale_application);
+
+NT_ARRANGEMENT auto composed_arrangement(nt::Tensor x, nt::Tensor y) {
+  return nt::arrange(x, y.tile({16}));
+}
+
+NT_APPLICATION void composed_application(nt::Tile x, nt::Tile y) { y = scale(x) + 1; }
+
+NT_KERNEL(composed, composed_arrangement, composed_application, nt::Tensor(1, nt::float32),
+          nt::Tensor(1, nt::float32));

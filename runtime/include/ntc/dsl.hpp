@@ -471,6 +471,26 @@ Tile rand(const Tile &seed, const Tile &offsets);
 
 } // namespace lang
 
+//===- Kernel functions (composition) ---------------------------------------------------------===//
+
+/// A kernel (an arrangement and its application) used as a function inside another kernel's
+/// application: `y = mm(x, w)` takes one argument per parameter that the callee's application
+/// does not write, and its value is what the application assigns to the one it writes. ntc
+/// arranges the arguments' tensors with the callee's arrangement for the caller's program grid
+/// (see docs/composition.md); the caller passes them to nt::arrange untiled.
+template <class Arrangement, class Application> class KernelFunction {
+public:
+  /// The callee's output tile for these inputs.
+  template <class... Inputs> Tile operator()(const Inputs &...inputs) const;
+};
+
+/// The kernel function of `arrangement` and `application`:
+/// `inline constexpr auto mm = nt::kernel_function(mm_arrangement, mm_application);`.
+template <class Arrangement, class Application>
+constexpr KernelFunction<Arrangement, Application> kernel_function(Arrangement, Application) {
+  return {};
+}
+
 } // namespace nt
 
 /// The application-side language, as NineToothed's `import ninetoothed.language as ntl`.
