@@ -10,6 +10,7 @@
 #include "frontend/ApplicationTranslator.h"
 
 #include "frontend/DslNames.h"
+#include "frontend/KernelCalls.h"
 #include "frontend/ReservedNames.h"
 #include "frontend/WrittenParams.h"
 
@@ -41,7 +42,10 @@ constexpr int64_t kDefaultPaddedUpperBound = 16384;
 
 /// A value during translation.
 struct TV {
-  enum class Kind { None, Tile, Int, Param, DType, Shape, Source, Closure };
+  /// Deferred: an argument expression of a kernel-function call over views with inner levels
+  /// (`gelu(x)` for the callee's `lhs`), evaluated again once the callee selects a tile
+  /// (`lhs[k]` is `gelu(x[k])`); `param` is a view it contains, `subs` the callee's indices.
+  enum class Kind { None, Tile, Int, Param, DType, Shape, Source, Closure, Deferred };
   Kind kind = Kind::None;
   kir::Value tile;
   Expr integer;
@@ -50,7 +54,8 @@ struct TV {
   DType dtype = DType::Float32;
   std::vector<Expr> shape;
   const clang::FunctionDecl *function = nullptr;
-  std::shared_ptr<struct Scope> closure;
+  std::shared_ptr<struct Scope> closure; ///< also the scope of a Deferred expression
+  const clang::Expr *deferred = nullptr;
 
   static TV ofTile(kir::Value v) {
     TV t;
@@ -76,6 +81,9 @@ struct Binding {
   int controlDepth = 0; ///< loop/if nesting where the variable was (re)defined
   bool writable = false;
   bool loopIndex = false; ///< the index of an enclosing `for`: read-only in its body
+  /// A kernel function's output before its application assigns it: reads give `value`
+  /// (zeros); the first assignment defines the local `local`.
+  bool pendingLocal = false;
 };
 using BindingPtr = std::shared_ptr<Binding>;
 
@@ -265,6 +273,14 @@ private:
       return makeIndex(v.integer);
     case TV::Kind::Param:
       return load(v, where);
+    case TV::Kind::Deferred: {
+      std::vector<Stmt> statements;
+      kir::Value tile = materialize(v, where, statements);
+      if (!statements.empty())
+        fail(where, "this argument of a kernel function needs statements to compute; select a "
+                    "tile of it (x[k]) before using it whole");
+      return tile;
+    }
     default:
       fail(where, "expected a tile here");
     }
@@ -691,6 +707,23 @@ private:
   void write(const BindingPtr &b, const TV &value, const clang::Stmt *where, std::vector<Stmt> &out,
              const std::string &what) {
     ++writes_;
+    if (b->pendingLocal) {
+      kir::Value v = asTile(value, where);
+      if (b->controlDepth != controlDepth_)
+        fail(where, "'" + what +
+                        "' is the output of a kernel function called by another kernel; assign "
+                        "it once outside loops and branches before assigning it inside one");
+      TileType tile = b->value.tile->type;
+      if (v->type.shape != tile.shape)
+        v = typed(where, [&] { return makeBroadcastTo(v, tile.shape); });
+      b->pendingLocal = false;
+      b->isLocal = true;
+      b->local = freshName(b->local);
+      b->localType = v->type;
+      b->value = TV{};
+      out.push_back(makeDefine(b->local, v));
+      return;
+    }
     if (b->isLocal) {
       kir::Value v = asTile(value, where);
       if (v->type.dtype != b->localType.dtype && !v->weak && b->controlDepth == controlDepth_) {
@@ -1083,11 +1116,16 @@ private:
                       std::to_string(r));
         return TV::ofInt(base.shape[d]);
       }
-      if (base.kind != TV::Kind::Param)
+      if (base.kind != TV::Kind::Param && base.kind != TV::Kind::Deferred)
         fail(e, "only parameters with inner levels can be indexed with [k]");
-      return subscript(base, index, e);
+      TV r = subscript(base, index, e);
+      if (r.kind == TV::Kind::Deferred && r.subs.size() == middleDims(r.param))
+        return TV::ofTile(materialize(r, e, out));
+      return r;
     }
     if (op == clang::OO_Call) {
+      if (std::optional<KernelCall> k = asKernelCall(e))
+        return composeCall(*k, scope, out);
       TV callee = eval(e->getArg(0), scope, out);
       if (callee.kind != TV::Kind::Closure)
         fail(e, "only functions and lambdas can be called in an application");
@@ -1161,8 +1199,9 @@ private:
     if (name == "offsets" && object.kind == TV::Kind::Param)
       return TV::ofTile(offsets(object, dimArg(source(object.param).ndim), e));
     if (name == "shape") {
-      std::vector<Expr> shape =
-          object.kind == TV::Kind::Param ? viewShape(object) : asTile(object, e)->type.shape;
+      std::vector<Expr> shape = object.kind == TV::Kind::Param || object.kind == TV::Kind::Deferred
+                                    ? viewShape(object)
+                                    : asTile(object, e)->type.shape;
       if (args.empty() || args[0].kind == TV::Kind::None) {
         TV s;
         s.kind = TV::Kind::Shape;
@@ -1174,8 +1213,9 @@ private:
     if (name == "dtype") {
       TV t;
       t.kind = TV::Kind::DType;
-      t.dtype = object.kind == TV::Kind::Param ? source(object.param).dtype
-                                               : asTile(object, e)->type.dtype;
+      t.dtype = object.kind == TV::Kind::Param      ? source(object.param).dtype
+                : object.kind == TV::Kind::Deferred ? materialize(object, e, out)->type.dtype
+                                                    : asTile(object, e)->type.dtype;
       return t;
     }
     if (name == "to") {
@@ -1309,6 +1349,99 @@ private:
     return result;
   }
 
+  /// A kernel-function call `f(args...)` (compose-kernels arranged the tensors of its
+  /// arguments for this kernel's grid): the callee's application inlined, its inputs bound to
+  /// the arguments, its output to a local with the tile shape of the parameter the call's
+  /// value is stored to (zeros until the callee assigns it); the value is that local.
+  TV composeCall(const KernelCall &k, const ScopePtr &caller, std::vector<Stmt> &out) {
+    int target = storedToParam(app_, k.call);
+    if (++depth_ > 64)
+      fail(k.call, "call depth exceeds 64; recursion is not supported in an application");
+    auto scope = newScope();
+    for (size_t j = 0; j < k.inputs.size(); ++j) {
+      const clang::ParmVarDecl *p = k.application->getParamDecl(k.inputs[j]);
+      auto b = std::make_shared<Binding>();
+      b->controlDepth = controlDepth_;
+      TV v = argument(k.args[j], caller, out);
+      if (v.kind == TV::Kind::Tile) {
+        b->isLocal = true;
+        b->local = freshName(p->getNameAsString());
+        b->localType = v.tile->type;
+        out.push_back(makeDefine(b->local, v.tile));
+      } else {
+        b->value = v;
+      }
+      scope->vars[p] = b;
+    }
+    const clang::ParmVarDecl *output = k.application->getParamDecl(k.output);
+    auto result = std::make_shared<Binding>();
+    TileType tile = tileTypeOf(target);
+    result->pendingLocal = true;
+    result->local = output->getNameAsString();
+    result->value = TV::ofTile(makeFull(tile.shape, 0, tile.dtype));
+    result->controlDepth = controlDepth_;
+    scope->vars[output] = result;
+    TV ignored;
+    execBody(k.application->getBody(), scope, out, ignored, /*allowReturnValue=*/false);
+    --depth_;
+    if (result->pendingLocal)
+      return result->value;
+    return TV::ofTile(makeLocal(result->local, result->localType));
+  }
+
+  /// The value an argument of a kernel-function call binds: a Deferred expression when it
+  /// computes on views with inner levels (a prologue such as `gelu(x)`), else its value.
+  TV argument(const AstExpr *arg, const ScopePtr &scope, std::vector<Stmt> &out) {
+    const AstExpr *bare = arg->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (!isa<clang::DeclRefExpr>(bare)) {
+      int view = -1;
+      forEachViewIn(arg, scope, [&](const clang::DeclRefExpr *, const BindingPtr &b) {
+        view = b->value.param;
+      });
+      if (view >= 0) {
+        TV v;
+        v.kind = TV::Kind::Deferred;
+        v.deferred = arg;
+        v.closure = scope;
+        v.param = view;
+        return v;
+      }
+    }
+    return copyOf(eval(arg, scope, out), arg);
+  }
+
+  /// Calls `f` for each name in `e` bound to a parameter view with inner levels left.
+  template <class F> void forEachViewIn(const clang::Stmt *e, const ScopePtr &scope, F &&f) {
+    if (!e)
+      return;
+    if (const auto *ref = dyn_cast<clang::DeclRefExpr>(e))
+      if (BindingPtr b = scope->lookup(ref->getDecl());
+          b && !b->isLocal && b->value.kind == TV::Kind::Param &&
+          b->value.subs.size() < middleDims(b->value.param))
+        f(ref, b);
+    for (const clang::Stmt *child : e->children())
+      forEachViewIn(child, scope, f);
+  }
+
+  /// A Deferred argument's tile: its expression with every view in it indexed as the callee
+  /// indexed the argument.
+  kir::Value materialize(const TV &v, const clang::Stmt *where, std::vector<Stmt> &out) {
+    auto scope = newScope();
+    scope->parent = v.closure;
+    forEachViewIn(v.deferred, v.closure, [&](const clang::DeclRefExpr *ref, const BindingPtr &b) {
+      if (middleDims(b->value.param) - b->value.subs.size() != v.subs.size())
+        fail(ref, "'" + ref->getDecl()->getNameAsString() + "' has " +
+                      std::to_string(middleDims(b->value.param) - b->value.subs.size()) +
+                      " inner dimensions left, but the kernel function indexes this argument "
+                      "with " +
+                      std::to_string(v.subs.size()));
+      auto indexed = std::make_shared<Binding>(*b);
+      indexed->value.subs.insert(indexed->value.subs.end(), v.subs.begin(), v.subs.end());
+      scope->vars[ref->getDecl()] = indexed;
+    });
+    return asTile(eval(v.deferred, scope, out), where);
+  }
+
   /// dot's input precision: NineToothed's "ieee", "tf32" or "tf32x3", as a string literal. The
   /// GPU multiplies float32 operands on the tensor cores for "tf32" (one pass) and "tf32x3"
   /// (three, about float32's accuracy); the CPU in IEEE precision, which all three allow.
@@ -1381,6 +1514,8 @@ private:
     }
     if (name == "rand")
       return tv([&] { return makeRand(tile(0), tile(1)); });
+    if (name == "kernel_function") // a local kernel function: its calls are read from the AST
+      return TV{};
     fail(e, "'ntl::" + name + "' is not supported in an application");
   }
 

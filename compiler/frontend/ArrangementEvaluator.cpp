@@ -155,6 +155,16 @@ struct ArrangementEvaluator::Impl {
   int callDepth = 0;
   /// Placeholder axis names given so far (axes(nt::inferred)).
   int inferredAxes_ = 0;
+  /// Values given to block sizes for one evaluateArrangement (compose-kernels sets a
+  /// callee's own block sizes to the caller's extents).
+  std::map<std::string, Expr> blockSizeValues;
+
+  /// `v` with the set block sizes replaced by their values.
+  Value withBlockSizeValues(Value v) const {
+    if (v.kind == Value::Kind::Int && !blockSizeValues.empty())
+      v.integer = v.integer.substitute(blockSizeValues);
+    return v;
+  }
   /// The frames of the kernel being evaluated. A closure stored in a variable of the frame it
   /// captures (`auto f = [&](...) {...};`) is a shared_ptr cycle; releaseFrames() breaks it.
   std::vector<std::weak_ptr<Frame>> frames;
@@ -456,13 +466,17 @@ struct ArrangementEvaluator::Impl {
       if (var->hasGlobalStorage() && var->getAnyInitializer() &&
           (var->isConstexpr() || var->getType().isConstQualified())) {
         auto it = globals.find(var);
-        if (it != globals.end())
-          return it->second;
-        const clang::VarDecl *def = nullptr;
-        const AstExpr *init = var->getAnyInitializer(def);
-        Value v = eval(init, newFrame());
-        globals[var] = v;
-        return v;
+        if (it == globals.end()) {
+          // The cache holds the declared value; set block sizes apply where it is read.
+          std::map<std::string, Expr> set;
+          std::swap(set, blockSizeValues);
+          const clang::VarDecl *def = nullptr;
+          const AstExpr *init = var->getAnyInitializer(def);
+          Value v = eval(init, newFrame());
+          std::swap(set, blockSizeValues);
+          it = globals.emplace(var, v).first;
+        }
+        return withBlockSizeValues(it->second);
       }
     }
     std::string hint;
@@ -757,7 +771,7 @@ struct ArrangementEvaluator::Impl {
       if (std::none_of(metas.begin(), metas.end(),
                        [&](const MetaParam &m) { return m.name == n.text; }))
         metas.push_back({n.text, lo, hi});
-      return Value::ofInt(Expr::symbol(n.text, {lo, hi}));
+      return withBlockSizeValues(Value::ofInt(Expr::symbol(n.text, {lo, hi})));
     }
     if (name == "Scalar" || name == "Constexpr") {
       auto p = std::make_shared<ParamSpec>();
@@ -1158,6 +1172,31 @@ struct ArrangementEvaluator::Impl {
     spec.metas = metas;
     return spec;
   }
+
+  std::vector<Layout> evaluateArrangement(const clang::FunctionDecl *arrangement,
+                                          const std::vector<Layout> &tensors,
+                                          const clang::Stmt *where) {
+    if (tensors.size() != arrangement->getNumParams())
+      fail(where, "arrangement '" + arrangement->getNameAsString() + "' takes " +
+                      std::to_string(arrangement->getNumParams()) + " tensors, not " +
+                      std::to_string(tensors.size()));
+    auto frame = newFrame();
+    for (unsigned i = 0; i < tensors.size(); ++i)
+      frame->vars[arrangement->getParamDecl(i)] = Value::ofTensor(tensors[i]);
+    Value result;
+    exec(arrangement->getBody(), frame, result);
+    std::vector<Value> arranged =
+        result.kind == Value::Kind::List ? result.list : std::vector<Value>{result};
+    std::vector<Layout> layouts;
+    for (const Value &v : arranged) {
+      if (v.kind != Value::Kind::Tensor)
+        throw SourceError(arrangement->getSourceRange(),
+                          "arrangement '" + arrangement->getNameAsString() +
+                              "' must return nt::arrange(...) of tensors");
+      layouts.push_back(*v.tensor);
+    }
+    return layouts;
+  }
 };
 
 ArrangementEvaluator::ArrangementEvaluator(clang::ASTContext &context)
@@ -1175,5 +1214,22 @@ KernelSpec ArrangementEvaluator::evaluateKernel(const clang::FunctionDecl *kerne
   impl_->callDepth = 0;
   return impl_->evaluateKernel(kernelDecl, application);
 }
+
+std::vector<Layout> ArrangementEvaluator::evaluateArrangement(
+    const clang::FunctionDecl *arrangement, const std::vector<Layout> &tensors,
+    const clang::Stmt *where, const std::map<std::string, Expr> &blockSizeValues) {
+  struct Release {
+    Impl &impl;
+    ~Release() {
+      impl.releaseFrames();
+      impl.blockSizeValues.clear();
+    }
+  } release{*impl_};
+  impl_->callDepth = 0;
+  impl_->blockSizeValues = blockSizeValues;
+  return impl_->evaluateArrangement(arrangement, tensors, where);
+}
+
+const std::vector<MetaParam> &ArrangementEvaluator::metas() const { return impl_->metas; }
 
 } // namespace ntc

@@ -11,11 +11,15 @@
 
 #include "ir/Kernel.h"
 
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
 class FunctionDecl;
+class Stmt;
 } // namespace clang
 
 namespace ntc {
@@ -30,6 +34,20 @@ public:
   /// application function. Throws SourceError.
   KernelSpec evaluateKernel(const clang::FunctionDecl *kernelDecl,
                             const clang::FunctionDecl *&application);
+
+  /// Evaluate `arrangement` on `tensors` (one per parameter) within the kernel evaluated last:
+  /// its block sizes join that kernel's meta-parameters (metas()), except that those named in
+  /// `blockSizeValues` read as the given expressions. Returns the arranged tensors in the
+  /// order of its nt::arrange call. Errors in the arrangement are located there; others at
+  /// `where`. Throws SourceError.
+  std::vector<Layout> evaluateArrangement(const clang::FunctionDecl *arrangement,
+                                          const std::vector<Layout> &tensors,
+                                          const clang::Stmt *where,
+                                          const std::map<std::string, Expr> &blockSizeValues);
+
+  /// The meta-parameters (block sizes) of the kernel evaluated last, including those that
+  /// evaluateArrangement added.
+  const std::vector<MetaParam> &metas() const;
 
 private:
   struct Impl;

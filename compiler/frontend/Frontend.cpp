@@ -4,6 +4,7 @@
 #include "frontend/ApplicationChecker.h"
 #include "frontend/ApplicationTranslator.h"
 #include "frontend/ArrangementEvaluator.h"
+#include "frontend/ComposeKernels.h"
 #include "frontend/NameChecks.h"
 #include "frontend/WrittenParams.h"
 #include "passes/Passes.h"
@@ -58,6 +59,7 @@ public:
         KernelSpec spec = evaluator.evaluateKernel(k, application);
         checkParameterNames(ctx, k, spec, application);
         applyNamedAxes(spec, k, application);
+        composeKernels(spec, evaluator, application);
         for (const passes::VerifyError &e : passes::verifyLaunchGrid(spec))
           throw SourceError(k->getSourceRange(), e.message)
               .note(application->getSourceRange(),

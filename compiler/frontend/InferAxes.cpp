@@ -2,6 +2,7 @@
 #include "frontend/InferAxes.h"
 
 #include "frontend/DslNames.h"
+#include "frontend/KernelCalls.h"
 #include "frontend/WrittenParams.h"
 #include "support/Diagnostics.h"
 
@@ -476,6 +477,20 @@ private:
         subscriptedBy[k->getDecl()].insert(base->param);
       return visible[static_cast<size_t>(base->param)];
     }
+    if (op == clang::OO_Call && isKernelCall(oc)) {
+      // A kernel function computes one tile of the tensor its value is stored to
+      // (compose-kernels): the value has that tensor's dimensions.
+      for (const clang::Expr *a : oc->arguments())
+        (void)expr(a);
+      try {
+        const int target = storedToParam(application_, oc);
+        if (static_cast<size_t>(target) < visible.size())
+          return visible[static_cast<size_t>(target)];
+      } catch (const SourceError &) {
+        // compose-kernels reports where the value goes wrong.
+      }
+      return std::nullopt;
+    }
     if (op == clang::OO_Call) // a lambda
       return call(oc);
     std::vector<std::optional<Dims>> args;
@@ -491,6 +506,16 @@ private:
     if (args.size() == 2)
       return broadcast(args[0], args[1], where);
     return std::nullopt;
+  }
+
+  /// True when `oc` calls a kernel function (whatever its problems, which compose-kernels
+  /// reports).
+  static bool isKernelCall(const clang::CXXOperatorCallExpr *oc) {
+    try {
+      return asKernelCall(oc).has_value();
+    } catch (const SourceError &) {
+      return true;
+    }
   }
 
   std::optional<Dims> memberCall(const clang::CXXMemberCallExpr *mc) {
