@@ -1,6 +1,6 @@
 // matmul.hpp: the classic GEMM arrangement and application, `output = lhs @ rhs` (NineToothed's
 // tests/test_matmul.py). One program per BM x BN output tile; it walks the K dimension in BK
-// steps. Shared by matmul.cpp and addmm.cpp.
+// steps. Shared by matmul.cpp, addmm.cpp and the kernels that compose `matmul`.
 
 #ifndef NTC_KERNELS_MATMUL_HPP
 #define NTC_KERNELS_MATMUL_HPP
@@ -33,5 +33,10 @@ NT_APPLICATION inline void mm_application(nt::Tile lhs, nt::Tile rhs, nt::Tile &
     accumulator += ntl::dot(lhs[k], rhs[k]);
   output = accumulator.to(ntl::float16);
 }
+
+// The classic GEMM as a kernel function (docs/composition.md): another kernel's application
+// calls it on tensors it passes to nt::arrange untiled, `out = ntl::maximum(matmul(x, w) + b, 0)`,
+// and ntc arranges them as mm_arrangement does, for the caller's tiles of `out`.
+inline constexpr auto matmul = nt::kernel_function(mm_arrangement, mm_application);
 
 #endif // NTC_KERNELS_MATMUL_HPP
