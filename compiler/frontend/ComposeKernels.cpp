@@ -135,6 +135,13 @@ public:
     bound[k.output] = sourceOf(spec_, out, k.call);
     std::vector<std::vector<int>> untiled(k.inputs.size());
     for (size_t j = 0; j < k.inputs.size(); ++j) {
+      if (std::optional<KernelCall> inner = firstKernelCallIn(k.args[j]))
+        throw SourceError(inner->call->getSourceRange(),
+                          "the value of a kernel function cannot be the argument of another: "
+                          "the callee would read it as a tensor, whose masked elements read the "
+                          "value its kernel declares, but a computed tile has none; compute the "
+                          "outer callee's work on the value in this application")
+            .note(k.call->getSourceRange(), "the outer call");
       int tiled = -1;
       for (const clang::ParmVarDecl *p : namedParams(application_, k.args[j])) {
         int i = paramIndex(application_, p);

@@ -281,6 +281,14 @@ std::vector<KernelCall> findKernelCalls(const clang::FunctionDecl *application) 
   return calls;
 }
 
+std::optional<KernelCall> firstKernelCallIn(const clang::Expr *e) {
+  std::vector<KernelCall> calls;
+  collectCalls(e, calls);
+  if (calls.empty())
+    return std::nullopt;
+  return calls.front();
+}
+
 int storedToParam(const clang::FunctionDecl *application, const clang::CallExpr *call) {
   const clang::FunctionDecl *def = definitionOf(application);
   std::set<const clang::ValueDecl *> vars;

@@ -46,6 +46,9 @@ std::optional<KernelCall> asKernelCall(const clang::Expr *e);
 /// callee for the caller's program grid, which only the application's own statements show.
 std::vector<KernelCall> findKernelCalls(const clang::FunctionDecl *application);
 
+/// The first kernel-function call in `e` (itself included), if any.
+std::optional<KernelCall> firstKernelCallIn(const clang::Expr *e);
+
 /// The index of the parameter of `application` that the value of `call` is stored to: the
 /// target of an assignment whose right side holds the call, or a local variable that holds it
 /// (followed through further locals). Throws SourceError when it is stored to no parameter

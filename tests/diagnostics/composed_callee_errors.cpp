@@ -57,3 +57,12 @@ NT_APPLICATION void not_an_arrangement(nt::Tile x, nt::Tile y, nt::Tile out) {
   out = f(x, y);
 }
 NT_KERNEL(calls_a_non_kernel, caller, not_an_arrangement, T1, T1, T1);
+
+NT_ARRANGEMENT auto two(nt::Tensor a, nt::Tensor c) { return nt::arrange(a.tile({64}), c.tile({64})); }
+NT_APPLICATION void negate(nt::Tile a, nt::Tile c) { c = -a; }
+inline constexpr auto minus = nt::kernel_function(two, negate);
+
+NT_APPLICATION void nested(nt::Tile x, nt::Tile y, nt::Tile out) {
+  out = minus(sum(x, y)); // expected-error {{the value of a kernel function cannot be the argument of another: the callee would read it as a tensor, whose masked elements read the value its kernel declares, but a computed tile has none; compute the outer callee's work on the value in this application}} expected-note {{the outer call}}
+}
+NT_KERNEL(nests_calls, caller, nested, T1, T1, T1);
