@@ -2,8 +2,10 @@
 //
 // Until a tuning table picks per shape, every kernel is compiled for one analytic choice of
 // its meta-parameters. On the GPU the choice is driven by the GEMM main loops: each allowed
-// combination is specialized and its loops planned (planDotLoop); the winner has the most
-// arithmetic per byte moved, then the deepest ring of shared stages, then the larger k step.
+// combination is specialized and its loops planned (planDotLoop); among those whose
+// accumulator fits the registers (fewer per thread when an epilogue loads a tile as large as
+// the accumulator) the winner has the most arithmetic per byte moved, then the deepest ring of
+// shared stages, then the larger k step, then the taller tile.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -30,6 +32,15 @@ constexpr int64_t kReductionElementsPerThread = 8;
 constexpr int64_t kGemmAccumulatorsPerThread = 128;
 /// Most threads a block with a GEMM main loop gets.
 constexpr int kMaxGemmThreads = 512;
+/// Accumulators per thread of a GEMM main loop whose program also loads, outside the loop, a
+/// tile as large as the accumulator (an epilogue operand: addmm's input, linear's residual, a
+/// composed kernel's). Both tiles, the conversion of the accumulator and the epilogue's
+/// temporaries are then live together: with 128 accumulators per thread (128×256 on eight
+/// warps) the epilogue spills. Measured on the H200 with ntc-tune (docs/performance.md, eighth
+/// session): in 8 of 9 kernel and shape pairs of addmm, linear and a composed linear the best
+/// configuration keeps 32 per thread (64×64 on four warps or 128×64 on eight), 1.1-3.9× faster
+/// than 128×256; in the ninth (linear 4096³) 64×64 is within 2% of it.
+constexpr int64_t kEpilogueAccumulatorsPerThread = 32;
 
 bool isHalf(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
@@ -66,19 +77,39 @@ int64_t numel(const std::vector<Expr> &shape) {
   return n;
 }
 
-/// (arithmetic intensity, stages, k step) of the weakest GEMM loop of a specialized kernel,
-/// or nullopt when it has none or one does not fit.
-std::optional<std::tuple<double, int, int64_t>> score(const kir::Function &specialized,
-                                                      const GpuTarget &gpu) {
+/// Elements of the largest tile that a program loads outside its GEMM main loops (0: none).
+int64_t largestLoadOutsideDotLoops(const kir::Function &specialized, int threads,
+                                   const GpuTarget &gpu) {
+  int64_t largest = 0;
+  for (const kir::Stmt &s : specialized.body) {
+    if (planDotLoop(s, threads, gpu))
+      continue;
+    kir::forEachValue(std::vector<kir::Stmt>{s}, [&](const kir::Value &v) {
+      if (v->kind == kir::ValueKind::Load)
+        largest = std::max(largest, numel(v->type.shape));
+    });
+  }
+  return largest;
+}
+
+/// (arithmetic intensity, stages, k step, rows) of the weakest GEMM loop of a specialized
+/// kernel, or nullopt when it has none or one does not fit. Rows last: of two tiles that are
+/// otherwise equal, the taller (the one measured).
+std::optional<std::tuple<double, int, int64_t, int64_t>> score(const kir::Function &specialized,
+                                                               const GpuTarget &gpu) {
   int threads = blockThreads(specialized, gpu);
-  std::optional<std::tuple<double, int, int64_t>> worst;
+  std::optional<std::tuple<double, int, int64_t, int64_t>> worst;
   bool fits = true;
+  const int64_t epilogueLoad = largestLoadOutsideDotLoops(specialized, threads, gpu);
   kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
     if (auto loop = planDotLoop(s, threads, gpu)) {
-      if (loop->bm * loop->bn > kAccumulatorRegisters * threads)
+      const int64_t perThread = epilogueLoad >= loop->bm * loop->bn
+                                    ? kEpilogueAccumulatorsPerThread
+                                    : kAccumulatorRegisters;
+      if (loop->bm * loop->bn > perThread * threads)
         fits = false;
       double intensity = double(loop->bm * loop->bn) / double(loop->bm + loop->bn);
-      auto mine = std::make_tuple(intensity, loop->stages, loop->bk);
+      auto mine = std::make_tuple(intensity, loop->stages, loop->bk, loop->bm);
       if (!worst || mine < *worst)
         worst = mine;
     }
@@ -177,7 +208,7 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
   // that two or more programs share an SM and one's softmax overlaps another's products
   // (measured on the H200: 4×32×4096×128 attention at 218 TFLOP/s with 64 rows against 181 with
   // 128 rows of one program per SM); among those, the largest other block sizes.
-  std::optional<std::tuple<double, int, int64_t>> best;
+  std::optional<std::tuple<double, int, int64_t, int64_t>> best;
   std::optional<int64_t> largest; // the block sizes' product of the best 64-row candidate
   std::map<std::string, int64_t> gemm, chosen;
   for (auto candidate : metaCombinations(f.spec)) {
