@@ -39,6 +39,13 @@ at shapes with tails in every dimension. One group per kernel source:
                    zero-size launches of the other kernels: success, nothing written (outputs
                    are empty views of poisoned buffers; 0-element GPU tensors have null data);
                    a GEMM with K = 0 writes zeros, row_max of empty rows -inf.
+  inferred_axes    the kernels of inferred_axes.cpp (axes(nt::inferred)): matmul, linear, bmm
+                   with a batch and a broadcast one (float16), softmax, layer norm and
+                   attention causal and not (float32), tails in every dimension.
+  composed         the kernels of composed.cpp (kernel functions called by other kernels):
+                   linear composed from the GEMM and written by hand, a GEMM of gelu(x * s),
+                   two products in one program, softmax of a product (float32 rows), tails in
+                   every dimension.
   jagged_dim2      to_padded_dim2: values a (channels, total) strided view (column-major, first
                    offset 3, spare columns), offsets int64 on the device, empty and long
                    sequences, a misaligned output (the scalar program); masked elements read -1;
@@ -573,6 +580,98 @@ def named_compose(t):
               INVALID_ARGUMENT, ["lhs.shape[1]", "rhs.shape[0]"], [5])
 
 
+# --- inferred_axes ----------------------------------------------------------------------------
+def inferred_axes(t):
+    for m, n, k in ((65, 97, 130), (1, 1, 1), (128, 256, 64), (200, 300, 129)):
+        a, b = uniform((m, k), dtype=F16), uniform((k, n), dtype=F16)
+        bias, residual = uniform((n,), dtype=F16), uniform((m, n), dtype=F16)
+        product = a.double() @ b.double()
+        g, c = t.run("inferred_matmul", lambda d: [a.to(d), b.to(d),
+                                                   torch.empty(m, n, dtype=F16, device=d)], [2])
+        t.check(f"inferred_matmul {m}x{k}x{n} vs reference", g[2], product, 0.025, 0.025)
+        t.check(f"inferred_matmul {m}x{k}x{n} vs cpu backend", g[2], c[2], 0.02, 0.02)
+        g, c = t.run("inferred_linear", lambda d: [a.to(d), b.to(d), bias.to(d), residual.to(d),
+                                                   torch.empty(m, n, dtype=F16, device=d)], [4])
+        ref = (product + bias.double() + residual.double()).clamp(min=0)
+        t.check(f"inferred_linear {m}x{k}x{n} vs reference", g[4], ref, 0.025, 0.025)
+        t.check(f"inferred_linear {m}x{k}x{n} vs cpu backend", g[4], c[4], 0.02, 0.02)
+    for batch, m, n, k, shared in ((3, 65, 97, 40, False), (3, 65, 97, 40, True),
+                                   (1, 1, 1, 1, True)):
+        a = uniform((batch, m, k), dtype=F16)
+        b = uniform((k, n) if shared else (batch, k, n), dtype=F16)
+        kernel = "inferred_bmm_shared_rhs" if shared else "inferred_bmm"
+        g, c = t.run(kernel, lambda d: [a.to(d), b.to(d),
+                                        torch.empty(batch, m, n, dtype=F16, device=d)], [2])
+        t.check(f"{kernel} {batch}x{m}x{k}x{n} vs reference", g[2], a.double() @ b.double(),
+                0.025, 0.025)
+        t.check(f"{kernel} {batch}x{m}x{k}x{n} vs cpu backend", g[2], c[2], 0.02, 0.02)
+    for rows, cols in ((37, 781), (1, 1), (5, 64), (300, 1000)):
+        x = uniform((rows, cols), -4, 4)
+        weight, shift = uniform((cols,)), uniform((cols,))
+        g, c = t.run("inferred_softmax", lambda d: [x.to(d), torch.empty_like(x, device=d)], [1])
+        t.check(f"inferred_softmax {rows}x{cols} vs reference", g[1],
+                torch.softmax(x.double(), 1), 1e-6, 1e-5)
+        t.check(f"inferred_softmax {rows}x{cols} vs cpu backend", g[1], c[1], 1e-6, 1e-5)
+        eps = 1e-5
+        g, c = t.run("inferred_layer_norm", lambda d: [x.to(d), weight.to(d), shift.to(d), eps,
+                                                       torch.empty_like(x, device=d)], [4])
+        ref = torch.nn.functional.layer_norm(x.double(), (cols,), weight.double(), shift.double(),
+                                             eps)
+        t.check(f"inferred_layer_norm {rows}x{cols} vs reference", g[4], ref, 1e-4, 1e-4)
+        t.check(f"inferred_layer_norm {rows}x{cols} vs cpu backend", g[4], c[4], 1e-5, 1e-5)
+    for sq, skv, dim in ((100, 300, 64), (129, 77, 40), (1, 1, 16)):
+        q, k_, v = (uniform((2, 3, s, dim)) for s in (sq, skv, skv))
+        for causal in (0, 1):
+            g, c = t.run("inferred_attention",
+                         lambda d: [q.to(d), k_.to(d), v.to(d), causal,
+                                    torch.empty(2, 3, sq, dim, device=d)], [4])
+            scores = q.double() @ k_.double().transpose(-1, -2)
+            if causal:
+                keep = torch.ones(sq, skv, dtype=torch.bool).tril()
+                scores = scores.masked_fill(~keep, -INF)
+            ref = torch.softmax(scores, -1) @ v.double()
+            name = f"inferred_attention 2x3x{sq}x{skv}x{dim} causal={causal}"
+            t.check(name + " vs reference", g[4], ref.nan_to_num(0), 1e-4, 1e-4)
+            t.check(name + " vs cpu backend", g[4], c[4], 1e-4, 1e-4)
+
+
+# --- composed ---------------------------------------------------------------------------------
+def composed(t):
+    for m, n, k in ((65, 97, 130), (1, 1, 1), (128, 256, 64), (200, 300, 129)):
+        x, w = uniform((m, k), dtype=F16), uniform((k, n), dtype=F16)
+        s = uniform((m, k), dtype=F16)
+        b, r = uniform((n,), dtype=F16), uniform((m, n), dtype=F16)
+        product = x.double() @ w.double()
+        ref = (product + b.double() + r.double()).clamp(min=0)
+        for kernel in ("composed_linear", "fused_linear"):
+            g, c = t.run(kernel, lambda d: [x.to(d), w.to(d), b.to(d), r.to(d),
+                                            torch.empty(m, n, dtype=F16, device=d)], [4])
+            t.check(f"{kernel} {m}x{k}x{n} vs reference", g[4], ref, 0.03, 0.03)
+            t.check(f"{kernel} {m}x{k}x{n} vs cpu backend", g[4], c[4], 0.02, 0.02)
+        xs = x.double() * s.double()
+        activated = 0.5 * xs * (1 + torch.tanh(0.7978845608 * (xs + 0.044715 * xs ** 3)))
+        g, c = t.run("gelu_matmul", lambda d: [x.to(d), s.to(d), w.to(d),
+                                               torch.empty(m, n, dtype=F16, device=d)], [3])
+        t.check(f"gelu_matmul {m}x{k}x{n} vs reference", g[3], activated @ w.double(), 0.03, 0.03)
+        t.check(f"gelu_matmul {m}x{k}x{n} vs cpu backend", g[3], c[3], 0.02, 0.02)
+        g, c = t.run("two_products", lambda d: [x.to(d), w.to(d), s.to(d), w.to(d), 1.5,
+                                                torch.empty(m, n, device=d)], [5])
+        t.check(f"two_products {m}x{k}x{n} vs reference", g[5],
+                1.5 * product - s.double() @ w.double(), 0.05, 0.03)
+        t.check(f"two_products {m}x{k}x{n} vs cpu backend", g[5], c[5], 0.02, 0.02)
+    for m, n, k in ((37, 100, 70), (1, 1, 1), (64, 128, 32), (300, 77, 129)):
+        x, w = uniform((m, k), dtype=F16), uniform((k, n), dtype=F16)
+        g, c = t.run("matmul_softmax", lambda d: [x.to(d), w.to(d),
+                                                  torch.empty(m, n, device=d)], [2])
+        # The product is rounded to float16 (mm_application's .to), so a logit may differ by
+        # one float16 step between accumulation orders: 2^-6 = 0.016 for logits in [16, 32)
+        # (K = 129 products of values in (-1, 1) reach them), which moves a probability p by
+        # p(1 - p) times that, at most 0.004 (measured: 0.00195 at a logit in [8, 16)).
+        ref = torch.softmax((x.double() @ w.double()).half().double(), 1)
+        t.check(f"matmul_softmax {m}x{k}x{n} vs reference", g[2], ref, 5e-3, 1e-3)
+        t.check(f"matmul_softmax {m}x{k}x{n} vs cpu backend", g[2], c[2], 5e-3, 1e-3)
+
+
 # --- filter -----------------------------------------------------------------------------------
 def filter_reference(x, w, n):
     x, w = x.double(), w.double()
@@ -784,8 +883,8 @@ def jagged_dim2(t):
 # One group per source of tests/cpu/kernels, named after it.
 GROUPS = {g.__name__: g for g in (
     add_block4, int_ops, dropout, linear_offsets, dot_precision, constexpr_arrangement,
-    rank_generic, scalar_tiles, cxx_semantics, hygiene, named_compose, extent_checks, empty_sizes,
-    jagged_dim2)}
+    rank_generic, scalar_tiles, cxx_semantics, hygiene, named_compose, inferred_axes, composed,
+    extent_checks, empty_sizes, jagged_dim2)}
 GROUPS["filter"] = filter_group
 
 

@@ -4,7 +4,9 @@
 # the DSL test kernels of tests/cpu/kernels) and the benchmark (tools/bench/gpu_bench.py). Logs
 # go to $OUT when set. NTC_DEVICE_TEST=1: the device-library tests too; NTC_CHECK_MMA=1: the
 # kernels also as sm_80 runs them (mma.sync); NTC_STOCK_ONLY=1: the stock kernels only (no
-# operator library, no DSL test kernels); NTC_COMPARE_GROUPS: which nt_compare.py groups.
+# operator library, no DSL test kernels); NTC_WITH_DSL=1: the DSL test kernels even then;
+# NTC_COMPARE_GROUPS: which nt_compare.py groups; NTC_COMPOSED_BENCH=0: without the benchmark of
+# the composed kernels (tools/bench/composed_bench.py, run with the DSL test kernels).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
@@ -47,12 +49,20 @@ compile_cpu() {
 compile_cuda gpu-bundle/cuda /tmp/ntc-build ""
 compile_cpu /tmp/ntc-build gpu-bundle/cpu gpu-bundle/cpu/*.cpp runtime/src/*.cpp
 stock_only=${NTC_STOCK_ONLY:-0}
+# NTC_WITH_DSL=1: the DSL test kernels too, also with NTC_STOCK_ONLY=1.
+with_dsl=0
+if [ "$stock_only" != 1 ] || [ "${NTC_WITH_DSL:-0}" = 1 ]; then
+  with_dsl=1
+fi
 if [ "$stock_only" != 1 ]; then
-  # The operator library (kernels/ops) into libops_cuda.so / libops_cpu.so, and the DSL test
-  # kernels (tests/cpu/kernels) into libdsl_cuda.so / libdsl_cpu.so.
-  mkdir -p /tmp/ntc-build/ops /tmp/ntc-build/dsl
+  # The operator library (kernels/ops) into libops_cuda.so / libops_cpu.so.
+  mkdir -p /tmp/ntc-build/ops
   compile_cuda gpu-bundle/ops-cuda /tmp/ntc-build/ops ops-
   compile_cpu /tmp/ntc-build/ops gpu-bundle/ops-cpu gpu-bundle/ops-cpu/*.cpp
+fi
+if [ "$with_dsl" = 1 ]; then
+  # The DSL test kernels (tests/cpu/kernels) into libdsl_cuda.so / libdsl_cpu.so.
+  mkdir -p /tmp/ntc-build/dsl
   compile_cuda gpu-bundle/dsl-cuda /tmp/ntc-build/dsl dsl-
   compile_cpu /tmp/ntc-build/dsl gpu-bundle/dsl-cpu gpu-bundle/dsl-cpu/*.cpp
 fi
@@ -73,6 +83,8 @@ g++ -shared -fopenmp -o /tmp/ntc-build/libops_cpu.so /tmp/ntc-build/ops/cpu-*.o 
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o
 nvcc -shared $arch -o /tmp/ntc-build/libops_cuda.so $(ls /tmp/ntc-build/ops/*.o | grep -v '/cpu-') \
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
+fi
+if [ "$with_dsl" = 1 ]; then
 g++ -shared -fopenmp -o /tmp/ntc-build/libdsl_cpu.so /tmp/ntc-build/dsl/cpu-*.o \
   /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o
 nvcc -shared $arch -o /tmp/ntc-build/libdsl_cuda.so $(ls /tmp/ntc-build/dsl/*.o | grep -v '/cpu-') \
@@ -95,6 +107,8 @@ if [ "$stock_only" != 1 ]; then
   echo "== operator library (kernels/ops)"
   PYTHONUNBUFFERED=1 python3 tests/gpu/check_ops.py /tmp/ntc-build/libops_cuda.so \
     /tmp/ntc-build/libops_cpu.so 2>&1 | tee "$out/check-ops.txt" | grep -v "^ok " | tail -40 || status=1
+fi
+if [ "$with_dsl" = 1 ]; then
   echo "== DSL test kernels (tests/cpu/kernels)"
   PYTHONUNBUFFERED=1 python3 tests/gpu/check_dsl.py /tmp/ntc-build/libdsl_cuda.so \
     /tmp/ntc-build/libdsl_cpu.so 2>&1 | tee "$out/check-dsl.txt" | grep -v "^ok " | tail -40 || status=1
@@ -105,6 +119,11 @@ if [ "${NTC_CHECK_MMA:-0}" = 1 ]; then
   echo "== kernels with NTC_DEV_NO_WGMMA (the sm_80 device code)"
   PYTHONUNBUFFERED=1 python3 tests/gpu/check_kernels.py /tmp/ntc-build/libkernels_cuda_mma.so \
     /tmp/ntc-build/libkernels_cpu.so 2>&1 | tee "$out/check-mma.txt" | tail -3 || status=1
+fi
+if [ "$with_dsl" = 1 ] && [ "${NTC_COMPOSED_BENCH:-1}" = 1 ]; then
+  echo "== composed kernels against the fusion by hand and two kernels in a row"
+  PYTHONUNBUFFERED=1 python3 tools/bench/composed_bench.py /tmp/ntc-build/libkernels_cuda.so \
+    /tmp/ntc-build/libdsl_cuda.so 2>&1 | tee "$out/composed-bench.txt" || status=1
 fi
 if [ "${NTC_BENCH:-1}" = 1 ]; then
   PYTHONUNBUFFERED=1 python3 tools/bench/gpu_bench.py /tmp/ntc-build/libkernels_cuda.so 2>&1 \
