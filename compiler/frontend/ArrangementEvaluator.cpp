@@ -1122,17 +1122,10 @@ struct ArrangementEvaluator::Impl {
                   "or nt::Constexpr(...)");
       ParamSpec ps = *p.param;
       ps.name = arrangement->getParamDecl(i)->getNameAsString();
-      std::vector<Expr> shape;
-      for (int d = 0; d < ps.ndim; ++d) {
-        Interval range{0, std::nullopt};
-        if (ps.upperBounds[d])
-          range.hi = *ps.upperBounds[d];
-        shape.push_back(Expr::symbol(ps.sizeSymbol(d), range));
-      }
       if (ps.isIntegerConstexpr())
         constexprSymbols[ps.name] = ps.constexprSymbol();
       spec.params.push_back(ps);
-      Layout source = Layout::source(ps.name, shape);
+      Layout source = Layout::source(ps.name, ps.shape());
       if (ps.jaggedDim)
         source = source.jagged(static_cast<size_t>(*ps.jaggedDim),
                                Expr::symbol(ps.seqStartSymbol(), {0, std::nullopt}),

@@ -35,14 +35,7 @@ Layout sourceOf(const KernelSpec &spec, int param, const clang::Stmt *where) {
                       "'" + ps.name +
                           "' is jagged; a kernel function cannot be composed over a "
                           "jagged tensor");
-  std::vector<Expr> shape;
-  for (int d = 0; d < ps.ndim; ++d) {
-    Interval range{0, std::nullopt};
-    if (ps.upperBounds[d])
-      range.hi = *ps.upperBounds[d];
-    shape.push_back(Expr::symbol(ps.sizeSymbol(d), range));
-  }
-  return Layout::source(ps.name, shape);
+  return Layout::source(ps.name, ps.shape());
 }
 
 int paramIndex(const clang::FunctionDecl *application, const clang::ParmVarDecl *p) {

@@ -131,22 +131,6 @@ bool holds(const clang::Stmt *s, const clang::CallExpr *call,
   return false;
 }
 
-/// The variable or parameter an assignment target names (`x`, `x[k]`).
-const clang::ValueDecl *targetDecl(const clang::Expr *e) {
-  while (e) {
-    e = strip(e);
-    if (const auto *r = dyn_cast<clang::DeclRefExpr>(e))
-      return r->getDecl();
-    if (const auto *oc = dyn_cast<clang::CXXOperatorCallExpr>(e);
-        oc && oc->getOperator() == clang::OO_Subscript && oc->getNumArgs() == 2) {
-      e = oc->getArg(0);
-      continue;
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
-
 /// One step of the flow of a call's value: the variables that receive it (`auto y = call;`,
 /// `y = call + b;`) join `vars`; the parameters that do join `params` (with the assignment).
 void flow(const clang::Stmt *s, const clang::CallExpr *call,
@@ -169,7 +153,7 @@ void flow(const clang::Stmt *s, const clang::CallExpr *call,
     value = oc->getArg(1);
   }
   if (target && holds(value, call, vars))
-    if (const clang::ValueDecl *d = targetDecl(target)) {
+    if (const clang::ValueDecl *d = assignedVariable(target)) {
       if (isa<clang::ParmVarDecl>(d))
         stores.emplace_back(d, s);
       else

@@ -32,8 +32,9 @@ bool declaredInNt(const clang::Decl *d) {
   return false;
 }
 
-/// The variable an lvalue names: `x`, `x[k]`, `x[k][j]` -> x.
-const clang::ValueDecl *rootDecl(const clang::Expr *e) {
+} // namespace
+
+const clang::ValueDecl *assignedVariable(const clang::Expr *e) {
   while (e) {
     e = e->IgnoreImplicit()->IgnoreParenImpCasts();
     if (const auto *r = dyn_cast<clang::DeclRefExpr>(e))
@@ -47,6 +48,8 @@ const clang::ValueDecl *rootDecl(const clang::Expr *e) {
   }
   return nullptr;
 }
+
+namespace {
 
 /// Maps the variables that alias application parameters (the parameters themselves, and
 /// reference parameters of called functions) to the parameter's index.
@@ -80,7 +83,7 @@ public:
 
 private:
   void mark(const clang::Expr *target, const Aliases &aliases) {
-    if (const clang::ValueDecl *d = rootDecl(target)) {
+    if (const clang::ValueDecl *d = assignedVariable(target)) {
       auto it = aliases.find(d);
       if (it != aliases.end() && it->second >= 0 &&
           static_cast<size_t>(it->second) < written.size())
@@ -127,7 +130,7 @@ private:
       clang::QualType t = callee->getParamDecl(i)->getType();
       if (!t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified())
         continue;
-      if (const clang::ValueDecl *d = rootDecl(call->getArg(i + offset))) {
+      if (const clang::ValueDecl *d = assignedVariable(call->getArg(i + offset))) {
         auto it = aliases.find(d);
         if (it != aliases.end())
           passed[callee->getParamDecl(i)] = it->second;

@@ -17,13 +17,18 @@
 #include <clang/Basic/SourceLocation.h>
 
 namespace clang {
+class Expr;
 class FunctionDecl;
+class ValueDecl;
 } // namespace clang
 
 namespace ntc {
 
 /// True for the operators that assign to their first operand (`=`, `+=`, ..., `++`, `--`).
 bool isAssignmentOperator(clang::OverloadedOperatorKind op);
+
+/// The variable an assignment target names: `x`, `x[k]`, `x[k][j]` -> x (null for others).
+const clang::ValueDecl *assignedVariable(const clang::Expr *e);
 
 /// One entry per parameter of `application`: true when the application stores to it.
 std::vector<bool> writtenParams(const clang::FunctionDecl *application);

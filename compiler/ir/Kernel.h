@@ -35,6 +35,17 @@ struct ParamSpec {
 
   /// The symbol naming the size of dimension d ("lhs_size_1").
   std::string sizeSymbol(int d) const { return name + "_size_" + std::to_string(d); }
+  /// The symbolic extents of the tensor: `<name>_size_d`, bounded by upper_bound where declared.
+  std::vector<Expr> shape() const {
+    std::vector<Expr> extents;
+    for (int d = 0; d < ndim; ++d) {
+      Interval range{0, std::nullopt};
+      if (upperBounds[d])
+        range.hi = *upperBounds[d];
+      extents.push_back(Expr::symbol(sizeSymbol(d), range));
+    }
+    return extents;
+  }
   /// The symbol naming the stride of dimension d ("lhs_stride_1").
   std::string strideSymbol(int d) const { return name + "_stride_" + std::to_string(d); }
   /// The C parameter holding the offsets of a jagged tensor ("x_offsets").
