@@ -212,8 +212,15 @@ private:
     std::vector<Layout> tensors;
     for (const std::optional<Layout> &b : bound)
       tensors.push_back(*b);
-    std::vector<Layout> result =
-        evaluator_.evaluateArrangement(k.arrangement, tensors, k.call, values);
+    std::vector<Layout> result;
+    try {
+      result = evaluator_.evaluateArrangement(k.arrangement, tensors, k.call, values);
+    } catch (SourceError &error) {
+      // The problem is in the callee's arrangement of the caller's tensors: say which call.
+      error.note(k.call->getSourceRange(), "while arranging the tensors of this call with '" +
+                                               k.arrangement->getNameAsString() + "'");
+      throw;
+    }
     unsigned n = k.application->getNumParams();
     bool ordered = result.size() == n;
     for (unsigned i = 0; ordered && i < n; ++i)
