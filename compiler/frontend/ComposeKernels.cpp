@@ -123,35 +123,8 @@ public:
                         "the value of this kernel function call is stored to '" + target.name +
                             "', which nt::arrange receives untiled; tile '" + target.name +
                             "' as the callee tiles its output");
-    // Which caller tensors each input parameter of the callee stands for.
-    std::vector<std::optional<Layout>> bound(k.arrangement->getNumParams());
-    bound[k.output] = sourceOf(spec_, out, k.call);
     std::vector<std::vector<int>> untiled(k.inputs.size());
-    for (size_t j = 0; j < k.inputs.size(); ++j) {
-      if (std::optional<KernelCall> inner = firstKernelCallIn(k.args[j]))
-        throw SourceError(inner->call->getSourceRange(),
-                          "the value of a kernel function cannot be the argument of another: "
-                          "the callee would read it as a tensor, whose masked elements read the "
-                          "value its kernel declares, but a computed tile has none; compute the "
-                          "outer callee's work on the value in this application")
-            .note(k.call->getSourceRange(), "the outer call");
-      int tiled = -1;
-      for (const clang::ParmVarDecl *p : namedParams(application_, k.args[j])) {
-        int i = paramIndex(application_, p);
-        if (i < 0 || spec_.arranged[i].source < 0 ||
-            spec_.params[spec_.arranged[i].source].kind != ParamSpec::Kind::Tensor)
-          continue;
-        if (untiled_.count(i))
-          untiled[j].push_back(i);
-        else if (tiled < 0)
-          tiled = i;
-      }
-      int representative = !untiled[j].empty() ? untiled[j].front() : tiled;
-      bound[k.inputs[j]] =
-          representative >= 0
-              ? sourceOf(spec_, representative, k.args[j])
-              : Layout::source(k.application->getParamDecl(k.inputs[j])->getNameAsString(), {});
-    }
+    std::vector<std::optional<Layout>> bound = bindTensors(k, out, untiled);
 
     // The callee's own block sizes that the caller's tile of `out` fixes.
     std::vector<Layout> first = arrange(k, bound, {});
@@ -159,21 +132,7 @@ public:
     std::vector<Layout> arranged = values.empty() ? first : arrange(k, bound, values);
     for (const auto &[name, value] : values)
       fixed_[name] = value;
-    if (!sameArrangement(arranged[k.output], target.layout, spec_, evaluator_.metas())) {
-      const Layout &callee = arranged[k.output];
-      throw SourceError(k.call->getSourceRange(),
-                        "'" + k.application->getNameAsString() + "' computes its output '" +
-                            k.application->getParamDecl(k.output)->getNameAsString() +
-                            "' in tiles of " + shapeString(callee.levels().back().shape()) + " (" +
-                            callee.str() + "), but a program of this kernel holds a " +
-                            shapeString(target.layout.levels().back().shape()) + " tile of '" +
-                            target.name + "' (" + target.layout.str() +
-                            "), where the call's value is stored; a kernel function must "
-                            "compute exactly the caller's tile: tile '" +
-                            target.name + "' as '" + k.arrangement->getNameAsString() +
-                            "' tiles its output")
-          .note(k.arrangement->getLocation(), "the callee's arrangement");
-    }
+    checkOutput(k, arranged[k.output], target);
 
     for (size_t j = 0; j < k.inputs.size(); ++j)
       for (size_t m = 0; m < untiled[j].size(); ++m) {
@@ -205,6 +164,59 @@ public:
   }
 
 private:
+  /// The tensor each parameter of the callee's arrangement is evaluated on: the output's is
+  /// `out`; an input's is the first untiled tensor its argument names (all of them are listed
+  /// in `untiled[j]`), else a tensor the caller tiled itself, else a 0-d stand-in (a scalar).
+  std::vector<std::optional<Layout>> bindTensors(const KernelCall &k, int out,
+                                                 std::vector<std::vector<int>> &untiled) {
+    std::vector<std::optional<Layout>> bound(k.arrangement->getNumParams());
+    bound[k.output] = sourceOf(spec_, out, k.call);
+    for (size_t j = 0; j < k.inputs.size(); ++j) {
+      if (std::optional<KernelCall> inner = firstKernelCallIn(k.args[j]))
+        throw SourceError(inner->call->getSourceRange(),
+                          "the value of a kernel function cannot be the argument of another: "
+                          "the callee would read it as a tensor, whose masked elements read the "
+                          "value its kernel declares, but a computed tile has none; compute the "
+                          "outer callee's work on the value in this application")
+            .note(k.call->getSourceRange(), "the outer call");
+      int tiled = -1;
+      for (const clang::ParmVarDecl *p : namedParams(application_, k.args[j])) {
+        int i = paramIndex(application_, p);
+        if (i < 0 || spec_.arranged[i].source < 0 ||
+            spec_.params[spec_.arranged[i].source].kind != ParamSpec::Kind::Tensor)
+          continue;
+        if (untiled_.count(i))
+          untiled[j].push_back(i);
+        else if (tiled < 0)
+          tiled = i;
+      }
+      int representative = !untiled[j].empty() ? untiled[j].front() : tiled;
+      bound[k.inputs[j]] =
+          representative >= 0
+              ? sourceOf(spec_, representative, k.args[j])
+              : Layout::source(k.application->getParamDecl(k.inputs[j])->getNameAsString(), {});
+    }
+    return bound;
+  }
+
+  /// The callee's arrangement of its output must be the caller's arrangement of `target`.
+  void checkOutput(const KernelCall &k, const Layout &callee, const ArrangedParam &target) {
+    if (sameArrangement(callee, target.layout, spec_, evaluator_.metas()))
+      return;
+    throw SourceError(k.call->getSourceRange(),
+                      "'" + k.application->getNameAsString() + "' computes its output '" +
+                          k.application->getParamDecl(k.output)->getNameAsString() +
+                          "' in tiles of " + shapeString(callee.levels().back().shape()) + " (" +
+                          callee.str() + "), but a program of this kernel holds a " +
+                          shapeString(target.layout.levels().back().shape()) + " tile of '" +
+                          target.name + "' (" + target.layout.str() +
+                          "), where the call's value is stored; a kernel function must "
+                          "compute exactly the caller's tile: tile '" +
+                          target.name + "' as '" + k.arrangement->getNameAsString() +
+                          "' tiles its output")
+        .note(k.arrangement->getLocation(), "the callee's arrangement");
+  }
+
   /// The callee's arrangement on `bound`, its named axes lowered, checked to return one
   /// tensor per parameter of its application, in order.
   std::vector<Layout> arrange(const KernelCall &k, const std::vector<std::optional<Layout>> &bound,
