@@ -1307,6 +1307,22 @@ private:
     return inlineCall(fn, args, scope, nullptr, out, e);
   }
 
+  /// The binding of an inlined function's by-value parameter `name` to the value `v`: a new
+  /// local holding a tile (so that the callee's writes stay its own), the value itself else.
+  BindingPtr parameterBinding(const std::string &name, const TV &v, std::vector<Stmt> &out) {
+    auto b = std::make_shared<Binding>();
+    b->controlDepth = controlDepth_;
+    if (v.kind == TV::Kind::Tile) {
+      b->isLocal = true;
+      b->local = freshName(name);
+      b->localType = v.tile->type;
+      out.push_back(makeDefine(b->local, v.tile));
+    } else {
+      b->value = v;
+    }
+    return b;
+  }
+
   TV inlineCall(const clang::FunctionDecl *fn, const std::vector<const AstExpr *> &args,
                 const ScopePtr &caller, const ScopePtr &closure, std::vector<Stmt> &out,
                 const clang::Stmt *where) {
@@ -1329,19 +1345,8 @@ private:
         scope->vars[p] = lvalue(args[i], caller, out, what);
         continue;
       }
-      auto b = std::make_shared<Binding>();
-      b->controlDepth = controlDepth_;
-      TV v = copyOf(eval(args[i], caller, out), args[i]);
-      if (v.kind == TV::Kind::Tile) {
-        b->isLocal = true;
-        b->local = freshName(p->getNameAsString());
-        b->localType = v.tile->type;
-        b->controlDepth = controlDepth_;
-        out.push_back(makeDefine(b->local, v.tile));
-      } else {
-        b->value = v;
-      }
-      scope->vars[p] = b;
+      scope->vars[p] =
+          parameterBinding(p->getNameAsString(), copyOf(eval(args[i], caller, out), args[i]), out);
     }
     TV result;
     execBody(def->getBody(), scope, out, result, /*allowReturnValue=*/true);
@@ -1360,18 +1365,8 @@ private:
     auto scope = newScope();
     for (size_t j = 0; j < k.inputs.size(); ++j) {
       const clang::ParmVarDecl *p = k.application->getParamDecl(k.inputs[j]);
-      auto b = std::make_shared<Binding>();
-      b->controlDepth = controlDepth_;
-      TV v = argument(k.args[j], caller, out);
-      if (v.kind == TV::Kind::Tile) {
-        b->isLocal = true;
-        b->local = freshName(p->getNameAsString());
-        b->localType = v.tile->type;
-        out.push_back(makeDefine(b->local, v.tile));
-      } else {
-        b->value = v;
-      }
-      scope->vars[p] = b;
+      scope->vars[p] =
+          parameterBinding(p->getNameAsString(), argument(k.args[j], caller, out), out);
     }
     const clang::ParmVarDecl *output = k.application->getParamDecl(k.output);
     auto result = std::make_shared<Binding>();
