@@ -29,14 +29,23 @@ if(NOT rc EQUAL 0)
 endif()
 # ptxas prints "Compiling entry function '<mangled>' for 'sm_90a'", then the function's
 # properties ("N bytes stack frame, ...").
-string(REGEX MATCH "program0_vecIiE[^\n]*\n[^\n]*\n[^\n]* ([0-9]+) bytes stack frame" found
-       "${report}")
+string(REGEX MATCH
+       "program0_vecIiE[^\n]*\n[^\n]*\n[^\n]* ([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores"
+       found "${report}")
 if(NOT found)
   message(FATAL_ERROR "no stack frame reported for ntc_matmul_program0_vec<int32_t>:\n${report}")
 endif()
 set(stack "${CMAKE_MATCH_1}")
-message("ntc_matmul_program0_vec<int32_t>: ${stack} bytes stack frame (at most ${MAX_STACK})")
+set(spills "${CMAKE_MATCH_2}")
+message("ntc_matmul_program0_vec<int32_t>: ${stack} bytes stack frame (at most ${MAX_STACK}), "
+        "${spills} bytes spill stores (none allowed)")
 if(stack GREATER MAX_STACK)
   message(FATAL_ERROR "the GEMM main loop spills: ${stack} bytes of stack frame, more than "
                       "${MAX_STACK}; read the ptxas report:\n${report}")
+endif()
+# The accumulator stays in the loop's fragments (an Mma layout) through the epilogue; with a
+# blocked accumulator beside them (before 2026-12-03) the 128x256 program needed 255 registers
+# and spilled.
+if(NOT spills EQUAL 0)
+  message(FATAL_ERROR "the GEMM program spills ${spills} bytes; read the ptxas report:\n${report}")
 endif()

@@ -1417,13 +1417,45 @@ template <class T, class S, int Th> void vector_memory(const char *name) {
   check<H>(n + " (window)", out_vec.get(), host_tile<H>({R * ld}, out.get()), bits());
 }
 
+/// store_vec of an Mma<WM, WN> tile (chunks of layout::mma_store_chunk: 8 for 16-bit outputs
+/// whose warps cover whole groups of four fragments, exchanged across each quad; 2 otherwise)
+/// against store element by element: an (R, C) window of a matrix with leading dimension ld
+/// whose outputs hold other values beforehand (those outside the window must keep them).
+template <class T, class S, int WM, int WN> void mma_store_vec(const char *name) {
+  constexpr int R = S::dim(0) - 3, C = S::dim(1) - 5, ld = S::dim(1) + 8;
+  constexpr int V = dev::layout::mma_store_chunk(S::dim(1), WN, int(sizeof(T)));
+  using H = host_t<T>;
+  const hvec<float> a = random_values<float>(R * ld, -10, 10);
+  const hvec<H> before = random_values<H>(R * ld, -10, 10);
+  DevBuf<float> da(a);
+  DevBuf<T> out(before), out_vec(before);
+  const float *pa = da.ptr;
+  T *po = out.ptr, *pw = out_vec.ptr;
+  launch<32 * WM * WN>([=] __device__(Smem) {
+    auto offset = [](const int *i) -> long long {
+      return i[0] < R && i[1] < C ? (long long)i[0] * ld + i[1] : dev::masked;
+    };
+    auto chunk = [](const int *i) -> long long {
+      return i[0] < R && i[1] + V - 1 < C ? (long long)i[0] * ld + i[1] : dev::masked;
+    };
+    const auto t = dev::load<float, S, dev::Mma<WM, WN>>(pa, -1.0f, offset);
+    dev::store(po, t, offset);
+    dev::store_vec(pw, t, offset, chunk);
+  });
+  check<H>(std::string("store_vec of Mma ") + name + " (chunks of " + std::to_string(V) + ")",
+           out_vec.get(), host_tile<H>({R * ld}, out.get()), bits());
+}
+
 /// dot_loop against the CPU: a (M×K)·(K×N) product walked in BK steps by one BM×BN block
 /// whose tiles overhang every edge (masked), from row-major matrices with aligned rows (Vec)
 /// or read element by element. AccZero: the accumulator starts at zero and dot_loop is told so.
 /// Affine: the operands also pass their affine forms; the block then covers M and N exactly,
-/// so that every step but the partial last one copies full tiles from one offset.
+/// so that every step but the partial last one copies full tiles from one offset. L: the
+/// accumulator's layout, void for a blocked Tile, else an Mma<WM, WN> LTile, which is then
+/// stored by store_vec in column pairs up to an odd column bound (the pair that straddles it
+/// element by element; the columns beyond keep their old values).
 template <class T, int BM, int BK, int BN, int Th, int Stages, bool Vec, bool AccZero = false,
-          bool Affine = false>
+          bool Affine = false, class L = void>
 void dot_loop_test(const char *name) {
   constexpr int M = Affine ? BM : BM - 5, N = Affine ? BN : BN - 8;
   constexpr int K = 5 * BK + 8; // a partial last step
@@ -1435,9 +1467,16 @@ void dot_loop_test(const char *name) {
   const T *pa = da.ptr, *pb = db.ptr;
   float *pc = dc.ptr;
   constexpr std::size_t bytes = dev::dot_loop_smem_bytes<T, BM, BK, BN, Th, Stages>();
+  constexpr int NS = BN - 3; // the store's column bound (L not void)
   launch<Th>(
       [=] __device__(Smem smem) {
-        auto acc = dev::load<float, Shape<BM, BN>, Th>(pc, 0, RowMajor<Shape<BM, BN>>{});
+        float *const acc_memory = pc; // captured outside the constexpr-ifs below
+        auto acc = [&] {
+          if constexpr (std::is_void_v<L>)
+            return dev::load<float, Shape<BM, BN>, Th>(acc_memory, 0, RowMajor<Shape<BM, BN>>{});
+          else
+            return dev::load<float, Shape<BM, BN>, L>(acc_memory, 0, RowMajor<Shape<BM, BN>>{});
+        }();
         auto a_offset = [](int k, const int *i) -> long long {
           const int row = i[0], col = k * BK + i[1];
           return row < M && col < K ? (long long)row * K + col : dev::masked;
@@ -1467,7 +1506,17 @@ void dot_loop_test(const char *name) {
         dev::dot_loop<Stages, Vec, Vec, AccZero, T, BM, BK, BN, Th>(
             acc, 0, (K + BK - 1) / BK, pa, T(0.0f), a_offset, a_chunk, a_affine, pb, T(0.0f),
             b_offset, b_chunk, b_affine, smem);
-        dev::store(pc, acc, RowMajor<Shape<BM, BN>>{});
+        if constexpr (std::is_void_v<L>) {
+          dev::store(acc_memory, acc, RowMajor<Shape<BM, BN>>{});
+        } else {
+          auto offset = [](const int *i) -> long long {
+            return i[1] < NS ? (long long)i[0] * BN + i[1] : dev::masked;
+          };
+          auto pair = [](const int *i) -> long long {
+            return i[1] + 1 < NS ? (long long)i[0] * BN + i[1] : dev::masked;
+          };
+          dev::store_vec(acc_memory, acc, offset, pair);
+        }
       },
       bytes);
   // Host reference: c + A·B over the window (zero outside it).
@@ -1481,7 +1530,12 @@ void dot_loop_test(const char *name) {
   const auto x = cpu::Tile<H>{{BM, K}, pa_host};
   const auto y = cpu::Tile<H>{{K, BN}, pb_host};
   const auto z = host_tile<float>({BM, BN}, c);
-  check<float>(std::string("dot_loop ") + name, dc.get(), cpu::dot(x, y, z), rel(1e-4, 1e-3));
+  cpu::Tile<float> want = cpu::dot(x, y, z);
+  if constexpr (!std::is_void_v<L>)
+    for (int i = 0; i < BM; ++i)
+      for (int j = NS; j < BN; ++j)
+        want.data[i * BN + j] = c[i * BN + j];
+  check<float>(std::string("dot_loop ") + name, dc.get(), want, rel(1e-4, 1e-3));
 }
 
 /// async_copy with the affine form of its window against the masked copy: the R×C window at
@@ -1567,6 +1621,21 @@ static void test_memory() {
   dot_loop_test<__half, 64, 32, 96, 128, 3, true>("float16 64x32x96, vector");
   dot_loop_test<__half, 64, 32, 64, 128, 2, true, true, true>(
       "float16 64x32x64 2 stages, affine operands");
+  // Accumulators in layout Mma: the warp grid of the wgmma loop (sm_90a: in place; sm_80 and
+  // NTC_DEV_NO_WGMMA: exchanged), of the mma.sync loop (in place everywhere but on sm_90a's
+  // wgmma shapes) and another one (always exchanged).
+  dot_loop_test<__half, 128, 32, 256, 256, 6, true, true, true, dev::Mma<8, 1>>(
+      "float16 128x32x256 into Mma<8, 1>, zero start, affine");
+  dot_loop_test<__nv_bfloat16, 128, 64, 64, 256, 4, true, false, false, dev::Mma<8, 1>>(
+      "bfloat16 128x64x64 into Mma<8, 1>, vector");
+  dot_loop_test<__half, 128, 64, 128, 256, 2, false, false, false, dev::Mma<4, 2>>(
+      "float16 128x64x128 2 stages into Mma<4, 2>, elements");
+  dot_loop_test<__half, 128, 32, 256, 256, 6, true, false, false, dev::Mma<2, 4>>(
+      "float16 128x32x256 into Mma<2, 4>, vector");
+  mma_store_vec<__half, Shape<128, 256>, 8, 1>("float16 128x256 on 8x1 warps");
+  mma_store_vec<__nv_bfloat16, Shape<64, 128>, 2, 2>("bfloat16 64x128 on 2x2 warps");
+  mma_store_vec<__half, Shape<64, 64>, 1, 4>("float16 64x64 on 1x4 warps (pairs)");
+  mma_store_vec<float, Shape<64, 128>, 4, 1>("float32 64x128 on 4x1 warps (pairs)");
   async_copy_affine<64, 64, 256>("64x64 inside", 8, 64);
   async_copy_affine<64, 64, 256>("64x64 over the last rows", 48, 64);
   async_copy_affine<32, 128, 128>("32x128 over the last columns", 16, 64);

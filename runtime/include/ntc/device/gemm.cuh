@@ -74,15 +74,18 @@ template <class T, int R, int C> struct block_swizzled {
 template <class T, int BM, int BK, int BN, int Th, int Stages>
 NTC_DEV_HD constexpr bool dot_loop_wgmma() {
 #if defined(NTC_DEV_HAS_WGMMA)
-  if constexpr (!is_half_v<T> || !wgmma_n_v<BN>)
-    return false;
-  else
-    return Stages >= 3 && Th % 128 == 0 && BM == 16 * (Th / 32) && BK % 16 == 0 &&
-           layout::block_row_bytes(BK * 2) > 0 && (2 * BM * BK) % 1024 == 0 &&
-           (2 * BK * BN) % 1024 == 0;
+  return is_half_v<T> && layout::gemm_wgmma_shape(BM, BK, BN, Th, Stages);
 #else
   return false;
 #endif
+}
+
+/// Rows of the warp grid of dot_loop's accumulator fragments in this pass of nvcc
+/// (layout::gemm_accumulator_warp_rows).
+template <class T, int BM, int BK, int BN, int Th, int Stages>
+NTC_DEV_HD constexpr int dot_loop_warp_rows() {
+  return dot_loop_wgmma<T, BM, BK, BN, Th, Stages>() ? Th / 32
+                                                     : layout::gemm_warp_rows(BM, BN, Th / 32);
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -216,6 +219,261 @@ NTC_DEV_HD constexpr std::size_t dot_loop_smem_bytes() {
              : dot_smem_bytes<T, BM, BK, BN>();
 }
 
+namespace detail {
+
+/// The accumulator fragments of dot_loop's tensor-core path over a WM × (Th / 32 / WM) warp grid:
+/// fragment (m, n) of warp w covers rows (w / WN)·BM/WM + 16m … and columns (w % WN)·BN/WN + 8n …,
+/// element i at mma::c_coord(lane, i) (the slots of an LTile in layout Mma<WM, WN>, in order).
+template <int BM, int BN, int Th, int WM>
+using gemm_fragments_t = float[BM / WM / 16][BN / (Th / 32 / WM) / 8][4];
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/// The tensor-core main loop of dot_loop: c += Σ over k in [begin, end) of A_k · B_k, c in the
+/// fragments of this pass's warp grid (WM must be dot_loop_warp_rows). Starts with a barrier (the
+/// ring reuses the block's scratch memory) and ends once every copy has landed and every product
+/// is in c; the caller puts a barrier before anything else writes the ring's memory.
+template <int Stages, bool VecA, bool VecB, class T, int BM, int BK, int BN, int Th, int WM,
+          class Index, class FA, class CA, class AA, class FB, class CB, class AB>
+__device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, Index begin,
+                                           Index end, const T *base_a, T fill_a, FA a_offset,
+                                           CA a_chunk, AA a_affine, const T *base_b, T fill_b,
+                                           FB b_offset, CB b_chunk, AB b_affine, Smem smem) {
+  constexpr bool Wgmma = dot_loop_wgmma<T, BM, BK, BN, Th, Stages>();
+  using MapA = std::conditional_t<Wgmma, block_swizzled<T, BM, BK>, row_swizzled<T, BM, BK>>;
+  using MapB = std::conditional_t<Wgmma, block_swizzled<T, BK, BN>, row_swizzled<T, BK, BN>>;
+  constexpr int W = Th / 32, WN = W / WM;
+  static_assert(WM == dot_loop_warp_rows<T, BM, BK, BN, Th, Stages>(),
+                "ntc::dev::dot_loop: fragments of another warp grid than this pass's loop");
+  constexpr int TM = BM / WM, TN = BN / WN, MT = TM / 16, NT = TN / 8;
+  constexpr std::size_t stage_bytes = gemm_stage_bytes<T, BM, BK, BN>();
+  constexpr std::size_t b_start = smem_align(sizeof(T) * std::size_t(BM) * BK);
+  const Index steps = end > begin ? end - begin : Index(0);
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const int row0 = (warp / WN) * TM, col0 = (warp % WN) * TN;
+  const mma::Coord ra = mma::ldmatrix_a_address(lane);
+  const mma::Coord rb{lane % 16, 8 * (lane / 16)}; // x4.trans: two 16×8 B tiles side by side
+
+  // The ring stage of a step.
+  auto stage_at = [&](Index step) {
+    return smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
+  };
+  // An operand with an affine form and 16-byte chunks copies a full tile from one offset.
+  constexpr bool AffineA = VecA && !std::is_same_v<AA, no_affine>;
+  constexpr bool AffineB = VecB && !std::is_same_v<AB, no_affine>;
+  const auto chunks_a = affine_chunks_of<T, BM, BK, Th, Index, MapA>(a_affine);
+  const auto chunks_b = affine_chunks_of<T, BK, BN, Th, Index, MapB>(b_affine);
+  auto issue = [&](Index step) {
+    if (step < steps) {
+      const Index k = begin + step;
+      unsigned char *stage = stage_at(step);
+      T *tile_a = reinterpret_cast<T *>(stage), *tile_b = reinterpret_cast<T *>(stage + b_start);
+      bool copied_a = false, copied_b = false;
+      if constexpr (AffineA)
+        if ((copied_a = a_affine.full(k)))
+          chunks_a.copy(tile_a, base_a + Index(a_affine.origin(k)));
+      if constexpr (AffineB)
+        if ((copied_b = b_affine.full(k)))
+          chunks_b.copy(tile_b, base_b + Index(b_affine.origin(k)));
+      if (!copied_a)
+        gemm_copy<VecA, AffineA, T, BM, BK, Th, MapA>(
+            tile_a, base_a, fill_a, [&](const int *index) { return a_offset(k, index); },
+            [&](const int *index) { return a_chunk(k, index); });
+      if (!copied_b)
+        gemm_copy<VecB, AffineB, T, BK, BN, Th, MapB>(
+            tile_b, base_b, fill_b, [&](const int *index) { return b_offset(k, index); },
+            [&](const int *index) { return b_chunk(k, index); });
+    }
+    cp_async_commit();
+  };
+
+  // The fragments of one k16 slice of a stage: A by ldmatrix.x4, B two 16×8 tiles at a time.
+  auto fragments = [&](const unsigned char *stage, int k0, uint32_t(&a)[MT][4],
+                       uint32_t(&b)[NT][2]) {
+    const T *sa = reinterpret_cast<const T *>(stage);
+    const T *sb = reinterpret_cast<const T *>(stage + b_start);
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+      ldmatrix_x4(a[m], sa + MapA::offset(row0 + m * 16 + ra.row, k0 + ra.col));
+#pragma unroll
+    for (int n = 0; n < NT; n += 2) {
+      uint32_t r[4];
+      ldmatrix_x4_trans(r, sb + MapB::offset(k0 + rb.row, col0 + n * 8 + rb.col));
+      b[n][0] = r[0];
+      b[n][1] = r[1];
+      b[n + 1][0] = r[2];
+      b[n + 1][1] = r[3];
+    }
+  };
+  auto multiply = [&](float(&acc)[MT][NT][4], const uint32_t(&a)[MT][4],
+                      const uint32_t(&b)[NT][2]) {
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+      for (int n = 0; n < NT; ++n)
+        mma_m16n8k16<T>(acc[m][n], a[m], b[n]);
+  };
+
+  __syncthreads();            // the ring reuses the block's scratch memory
+  constexpr int KS = BK / 16; // k16 slices per stage
+  if constexpr (Wgmma) {
+#if defined(NTC_DEV_HAS_WGMMA)
+    // One group of KS wgmmas per step, its operands read by the tensor cores from the ring
+    // through descriptors (A K-major, B MN-major), each warpgroup its 64 rows; the group of
+    // step − 1 stays in flight while step's is issued, so the copies of a stage may
+    // overwrite it only once every warpgroup has waited for the group that read it: the ring
+    // runs Stages − 2 steps ahead. The accumulator fragments are mma.sync's, warp by warp.
+    float(&d)[BN / 2] = reinterpret_cast<float(&)[BN / 2]>(c[0]);
+    const int slab = 64 * (warp / 4); // the warpgroup's first row
+    constexpr int RA = MapA::row_bytes, RB = MapB::row_bytes;
+#pragma unroll
+    for (int s = 0; s < Stages - 2; ++s)
+      issue(Index(s));
+    fence_operands(d);
+    for (Index step = 0; step < steps; ++step) {
+      cp_async_wait<Stages - 3>();
+      fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
+      __syncthreads();     // stage step has arrived; the wgmmas of step − 2 are done everywhere
+      issue(step + Stages - 2);
+      const unsigned char *stage = stage_at(step);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < KS; ++kk)
+        wgmma_ss<T, BN, 1>(d, wgmma_operand_descriptor<RA, true>(stage + slab * RA, BM, kk),
+                           wgmma_operand_descriptor<RB, false>(stage + b_start, BK, kk), 1);
+      wgmma_commit();
+      wgmma_wait<1>();
+    }
+    wgmma_wait<0>();
+    fence_operands(d);
+#endif
+  } else if constexpr (KS % 2 == 0) {
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s)
+      issue(Index(s));
+    // Fragments in two register buffers: slice j + 1 (of this stage, or slice 0 of the next
+    // stage once it has arrived) loads while slice j multiplies.
+    uint32_t a[2][MT][4], b[2][NT][2];
+    cp_async_wait<Stages - 2>();
+    __syncthreads();
+    if (steps > 0)
+      fragments(stage_at(0), 0, a[0], b[0]);
+    for (Index step = 0; step < steps; ++step) {
+      // Nobody reads stage step − 1 since the last step's barrier: refill it.
+      issue(step + Stages - 1);
+      const unsigned char *stage = stage_at(step);
+#pragma unroll
+      for (int j = 0; j < KS; ++j) {
+        if (j == KS - 1) {
+          cp_async_wait<Stages - 2>();
+          __syncthreads(); // stage step + 1 has arrived
+          if (step + 1 < steps)
+            fragments(stage_at(step + 1), 0, a[(j + 1) % 2], b[(j + 1) % 2]);
+        } else {
+          fragments(stage, (j + 1) * 16, a[(j + 1) % 2], b[(j + 1) % 2]);
+        }
+        multiply(c, a[j % 2], b[j % 2]);
+      }
+    }
+  } else {
+    // An odd number of slices: one buffer, the fragments of a slice before its products.
+#pragma unroll
+    for (int s = 0; s < Stages - 1; ++s)
+      issue(Index(s));
+    for (Index step = 0; step < steps; ++step) {
+      cp_async_wait<Stages - 2>();
+      __syncthreads();
+      issue(step + Stages - 1);
+      const unsigned char *stage = stage_at(step);
+#pragma unroll
+      for (int k0 = 0; k0 < BK; k0 += 16) {
+        uint32_t a[MT][4], b[NT][2];
+        fragments(stage, k0, a, b);
+        multiply(c, a, b);
+      }
+    }
+  }
+  cp_async_wait<0>();
+}
+
+/// dot_loop on an accumulator of another layout (a blocked Tile, or an LTile whose warp grid is
+/// not this pass's): its elements move into the fragments before the loop (unless AccZero) and
+/// back after it, through the ring's memory CH rows at a time, so that their registers are free
+/// during the loop.
+template <int Stages, bool VecA, bool VecB, bool AccZero, class T, int BM, int BK, int BN, int Th,
+          class Acc, class Index, class FA, class CA, class AA, class FB, class CB, class AB>
+__device__ inline void dot_loop_exchanged(Acc &acc, Index begin, Index end, const T *base_a,
+                                          T fill_a, FA a_offset, CA a_chunk, AA a_affine,
+                                          const T *base_b, T fill_b, FB b_offset, CB b_chunk,
+                                          AB b_affine, Smem smem) {
+  constexpr int WM = dot_loop_warp_rows<T, BM, BK, BN, Th, Stages>(), WN = Th / 32 / WM;
+  constexpr int TM = BM / WM, TN = BN / WN, MT = TM / 16, NT = TN / 8;
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const int row0 = (warp / WN) * TM, col0 = (warp % WN) * TN;
+  constexpr std::size_t total = std::size_t(Stages) * gemm_stage_bytes<T, BM, BK, BN>();
+  constexpr int fit = int(total / (sizeof(float) * BN)) / 8 * 8;
+  constexpr int CH = fit < BM ? fit : BM;
+  static_assert(CH >= 8, "ntc::dev::dot_loop: ring too small for the accumulator exchange");
+  float *exchange = smem.as<float>();
+  float c[MT][NT][4];
+  auto each_fragment_element = [&](int r0, auto &&f) { // f(fragment element, exchange slot)
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+      for (int n = 0; n < NT; ++n)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const mma::Coord p = mma::c_coord(lane, i);
+          const int row = row0 + m * 16 + p.row;
+          if (row >= r0 && row < r0 + CH)
+            f(c[m][n][i], exchange[(row - r0) * BN + col0 + n * 8 + p.col]);
+        }
+  };
+  if constexpr (AccZero) {
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+      for (int n = 0; n < NT; ++n)
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          c[m][n][i] = 0.0f;
+  } else {
+#pragma unroll 1
+    for (int r0 = 0; r0 < BM; r0 += CH) {
+      __syncthreads(); // the exchange region reuses the scratch buffer
+#pragma unroll
+      for (int s = 0; s < Acc::Slots; ++s) {
+        const int e = Acc::linear(s);
+        if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
+          exchange[e - r0 * BN] = acc.v[s];
+      }
+      __syncthreads();
+      each_fragment_element(r0, [](float &x, float &slot) { x = slot; });
+    }
+  }
+  gemm_fragments_loop<Stages, VecA, VecB, T, BM, BK, BN, Th, WM>(
+      c, begin, end, base_a, fill_a, a_offset, a_chunk, a_affine, base_b, fill_b, b_offset, b_chunk,
+      b_affine, smem);
+  // Back to acc's layout (the fragments hold acc + the products).
+  Acc result;
+#pragma unroll 1
+  for (int r0 = 0; r0 < BM; r0 += CH) {
+    __syncthreads();
+    each_fragment_element(r0, [](float &x, float &slot) { slot = x; });
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < Acc::Slots; ++s) {
+      const int e = Acc::linear(s);
+      if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
+        result.v[s] = exchange[e - r0 * BN];
+    }
+  }
+  acc = result;
+  __syncthreads();
+}
+#endif
+
+} // namespace detail
+
 /// acc += Σ over k in [begin, end) of A_k · B_k, where A_k (BM×BK) and B_k (BK×BN) are the
 /// masked loads base_a[a_offset(k, index)] (fill_a where masked) and likewise for B; the
 /// offset callables take (k, const int *index). VecA/VecB: a_chunk/b_chunk give the offsets of
@@ -223,7 +481,8 @@ NTC_DEV_HD constexpr std::size_t dot_loop_smem_bytes() {
 /// otherwise they are not called (pass no_chunk{}). a_affine/b_affine: the operand's affine_tile
 /// (used with VecA/VecB) or no_affine{}. AccZero: the caller guarantees that acc
 /// holds zeros (it is then not read). Uses dot_loop_smem_bytes<T, BM, BK, BN, Th, Stages>()
-/// bytes of smem.
+/// bytes of smem. A blocked accumulator goes through the ring's memory into the tensor cores'
+/// fragments and back (an LTile in layout Mma, layouts.cuh, can skip that).
 template <int Stages, bool VecA, bool VecB, bool AccZero, class T, int BM, int BK, int BN, int Th,
           class Index, class FA, class CA, class AA, class FB, class CB, class AB>
 __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin, Index end,
@@ -233,227 +492,9 @@ __device__ inline void dot_loop(Tile<float, Shape<BM, BN>, Th> &acc, Index begin
   static_assert(Stages >= 2, "ntc::dev::dot_loop: at least two stages");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {
-    // On sm_90a (dot_loop_wgmma) the ring holds wgmma's swizzled column blocks and every
-    // warp owns one 16-row slab of the block; else the rows are swizzled in place for ldmatrix
-    // and the warps tile the block as squarely as they can.
-    constexpr bool Wgmma = detail::dot_loop_wgmma<T, BM, BK, BN, Th, Stages>();
-    using MapA = std::conditional_t<Wgmma, detail::block_swizzled<T, BM, BK>,
-                                    detail::row_swizzled<T, BM, BK>>;
-    using MapB = std::conditional_t<Wgmma, detail::block_swizzled<T, BK, BN>,
-                                    detail::row_swizzled<T, BK, BN>>;
-    constexpr int W = Th / 32, WM = Wgmma ? W : layout::gemm_warp_rows(BM, BN, W), WN = W / WM;
-    constexpr int TM = BM / WM, TN = BN / WN, MT = TM / 16, NT = TN / 8;
-    constexpr std::size_t stage_bytes = detail::gemm_stage_bytes<T, BM, BK, BN>();
-    constexpr std::size_t b_start = smem_align(sizeof(T) * std::size_t(BM) * BK);
-    const Index steps = end > begin ? end - begin : Index(0);
-    const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
-    const int row0 = (warp / WN) * TM, col0 = (warp % WN) * TN;
-    const mma::Coord ra = mma::ldmatrix_a_address(lane);
-    const mma::Coord rb{lane % 16, 8 * (lane / 16)}; // x4.trans: two 16×8 B tiles side by side
-
-    // The ring stage of a step.
-    auto stage_at = [&](Index step) {
-      return smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
-    };
-    // An operand with an affine form and 16-byte chunks copies a full tile from one offset.
-    constexpr bool AffineA = VecA && !std::is_same_v<AA, no_affine>;
-    constexpr bool AffineB = VecB && !std::is_same_v<AB, no_affine>;
-    const auto chunks_a = detail::affine_chunks_of<T, BM, BK, Th, Index, MapA>(a_affine);
-    const auto chunks_b = detail::affine_chunks_of<T, BK, BN, Th, Index, MapB>(b_affine);
-    auto issue = [&](Index step) {
-      if (step < steps) {
-        const Index k = begin + step;
-        unsigned char *stage = stage_at(step);
-        T *tile_a = reinterpret_cast<T *>(stage), *tile_b = reinterpret_cast<T *>(stage + b_start);
-        bool copied_a = false, copied_b = false;
-        if constexpr (AffineA)
-          if ((copied_a = a_affine.full(k)))
-            chunks_a.copy(tile_a, base_a + Index(a_affine.origin(k)));
-        if constexpr (AffineB)
-          if ((copied_b = b_affine.full(k)))
-            chunks_b.copy(tile_b, base_b + Index(b_affine.origin(k)));
-        if (!copied_a)
-          detail::gemm_copy<VecA, AffineA, T, BM, BK, Th, MapA>(
-              tile_a, base_a, fill_a, [&](const int *index) { return a_offset(k, index); },
-              [&](const int *index) { return a_chunk(k, index); });
-        if (!copied_b)
-          detail::gemm_copy<VecB, AffineB, T, BK, BN, Th, MapB>(
-              tile_b, base_b, fill_b, [&](const int *index) { return b_offset(k, index); },
-              [&](const int *index) { return b_chunk(k, index); });
-      }
-      detail::cp_async_commit();
-    };
-
-    // The fragments of one k16 slice of a stage: A by ldmatrix.x4, B two 16×8 tiles at a time.
-    auto fragments = [&](const unsigned char *stage, int k0, uint32_t(&a)[MT][4],
-                         uint32_t(&b)[NT][2]) {
-      const T *sa = reinterpret_cast<const T *>(stage);
-      const T *sb = reinterpret_cast<const T *>(stage + b_start);
-#pragma unroll
-      for (int m = 0; m < MT; ++m)
-        detail::ldmatrix_x4(a[m], sa + MapA::offset(row0 + m * 16 + ra.row, k0 + ra.col));
-#pragma unroll
-      for (int n = 0; n < NT; n += 2) {
-        uint32_t r[4];
-        detail::ldmatrix_x4_trans(r, sb + MapB::offset(k0 + rb.row, col0 + n * 8 + rb.col));
-        b[n][0] = r[0];
-        b[n][1] = r[1];
-        b[n + 1][0] = r[2];
-        b[n + 1][1] = r[3];
-      }
-    };
-    auto multiply = [&](float(&c)[MT][NT][4], const uint32_t(&a)[MT][4],
-                        const uint32_t(&b)[NT][2]) {
-#pragma unroll
-      for (int m = 0; m < MT; ++m)
-#pragma unroll
-        for (int n = 0; n < NT; ++n)
-          detail::mma_m16n8k16<T>(c[m][n], a[m], b[n]);
-    };
-
-    // The accumulator moves into the fragments before the loop (unless the caller knows it is
-    // zero: AccZero) and back after it, through the ring's memory CH rows at a time, so that
-    // its blocked registers are free during the loop.
-    constexpr std::size_t total = std::size_t(Stages) * stage_bytes;
-    constexpr int fit = int(total / (sizeof(float) * BN)) / 8 * 8;
-    constexpr int CH = fit < BM ? fit : BM;
-    static_assert(CH >= 8, "ntc::dev::dot_loop: ring too small for the accumulator exchange");
-    using Acc = Tile<float, Shape<BM, BN>, Th>;
-    float *exchange = smem.as<float>();
-    float c[MT][NT][4];
-    auto each_fragment_element = [&](int r0, auto &&f) { // f(fragment element, exchange slot)
-#pragma unroll
-      for (int m = 0; m < MT; ++m)
-#pragma unroll
-        for (int n = 0; n < NT; ++n)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            const mma::Coord p = mma::c_coord(lane, i);
-            const int row = row0 + m * 16 + p.row;
-            if (row >= r0 && row < r0 + CH)
-              f(c[m][n][i], exchange[(row - r0) * BN + col0 + n * 8 + p.col]);
-          }
-    };
-    if constexpr (AccZero) {
-#pragma unroll
-      for (int m = 0; m < MT; ++m)
-#pragma unroll
-        for (int n = 0; n < NT; ++n)
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            c[m][n][i] = 0.0f;
-    } else {
-#pragma unroll 1
-      for (int r0 = 0; r0 < BM; r0 += CH) {
-        __syncthreads(); // the exchange region reuses the scratch buffer
-#pragma unroll
-        for (int s = 0; s < Acc::Slots; ++s) {
-          const int e = Acc::linear(s);
-          if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
-            exchange[e - r0 * BN] = acc.v[s];
-        }
-        __syncthreads();
-        each_fragment_element(r0, [](float &x, float &slot) { x = slot; });
-      }
-    }
-    __syncthreads();            // the ring reuses the scratch buffer
-    constexpr int KS = BK / 16; // k16 slices per stage
-    if constexpr (Wgmma) {
-#if defined(NTC_DEV_HAS_WGMMA)
-      // One group of KS wgmmas per step, its operands read by the tensor cores from the ring
-      // through descriptors (A K-major, B MN-major), each warpgroup its 64 rows; the group of
-      // step − 1 stays in flight while step's is issued, so the copies of a stage may
-      // overwrite it only once every warpgroup has waited for the group that read it: the ring
-      // runs Stages − 2 steps ahead. The accumulator fragments are mma.sync's, warp by warp.
-      float(&d)[BN / 2] = reinterpret_cast<float(&)[BN / 2]>(c[0]);
-      const int slab = 64 * (warp / 4); // the warpgroup's first row
-      constexpr int RA = MapA::row_bytes, RB = MapB::row_bytes;
-#pragma unroll
-      for (int s = 0; s < Stages - 2; ++s)
-        issue(Index(s));
-      detail::fence_operands(d);
-      for (Index step = 0; step < steps; ++step) {
-        detail::cp_async_wait<Stages - 3>();
-        detail::fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
-        __syncthreads(); // stage step has arrived; the wgmmas of step − 2 are done everywhere
-        issue(step + Stages - 2);
-        const unsigned char *stage = stage_at(step);
-        detail::wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < KS; ++kk)
-          detail::wgmma_ss<T, BN, 1>(
-              d, detail::wgmma_operand_descriptor<RA, true>(stage + slab * RA, BM, kk),
-              detail::wgmma_operand_descriptor<RB, false>(stage + b_start, BK, kk), 1);
-        detail::wgmma_commit();
-        detail::wgmma_wait<1>();
-      }
-      detail::wgmma_wait<0>();
-      detail::fence_operands(d);
-#endif
-    } else if constexpr (KS % 2 == 0) {
-#pragma unroll
-      for (int s = 0; s < Stages - 1; ++s)
-        issue(Index(s));
-      // Fragments in two register buffers: slice j + 1 (of this stage, or slice 0 of the next
-      // stage once it has arrived) loads while slice j multiplies.
-      uint32_t a[2][MT][4], b[2][NT][2];
-      detail::cp_async_wait<Stages - 2>();
-      __syncthreads();
-      if (steps > 0)
-        fragments(stage_at(0), 0, a[0], b[0]);
-      for (Index step = 0; step < steps; ++step) {
-        // Nobody reads stage step − 1 since the last step's barrier: refill it.
-        issue(step + Stages - 1);
-        const unsigned char *stage = stage_at(step);
-#pragma unroll
-        for (int j = 0; j < KS; ++j) {
-          if (j == KS - 1) {
-            detail::cp_async_wait<Stages - 2>();
-            __syncthreads(); // stage step + 1 has arrived
-            if (step + 1 < steps)
-              fragments(stage_at(step + 1), 0, a[(j + 1) % 2], b[(j + 1) % 2]);
-          } else {
-            fragments(stage, (j + 1) * 16, a[(j + 1) % 2], b[(j + 1) % 2]);
-          }
-          multiply(c, a[j % 2], b[j % 2]);
-        }
-      }
-    } else {
-      // An odd number of slices: one buffer, the fragments of a slice before its products.
-#pragma unroll
-      for (int s = 0; s < Stages - 1; ++s)
-        issue(Index(s));
-      for (Index step = 0; step < steps; ++step) {
-        detail::cp_async_wait<Stages - 2>();
-        __syncthreads();
-        issue(step + Stages - 1);
-        const unsigned char *stage = stage_at(step);
-#pragma unroll
-        for (int k0 = 0; k0 < BK; k0 += 16) {
-          uint32_t a[MT][4], b[NT][2];
-          fragments(stage, k0, a, b);
-          multiply(c, a, b);
-        }
-      }
-    }
-    detail::cp_async_wait<0>();
-
-    // Back to the blocked layout (the fragments hold acc + the products).
-    Acc result;
-#pragma unroll 1
-    for (int r0 = 0; r0 < BM; r0 += CH) {
-      __syncthreads();
-      each_fragment_element(r0, [](float &x, float &slot) { slot = x; });
-      __syncthreads();
-#pragma unroll
-      for (int s = 0; s < Acc::Slots; ++s) {
-        const int e = Acc::linear(s);
-        if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
-          result.v[s] = exchange[e - r0 * BN];
-      }
-    }
-    acc = result;
-    __syncthreads();
+    detail::dot_loop_exchanged<Stages, VecA, VecB, AccZero, T, BM, BK, BN, Th>(
+        acc, begin, end, base_a, fill_a, a_offset, a_chunk, a_affine, base_b, fill_b, b_offset,
+        b_chunk, b_affine, smem);
   } else
 #endif
   {

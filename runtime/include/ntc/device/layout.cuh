@@ -131,4 +131,34 @@ NTC_DEV_HD constexpr int gemm_warp_rows(int bm, int bn, int warps) {
   return best;
 }
 
+/// True when dot_loop (gemm.cuh) multiplies a bm×bk by bk×bn step of 16-bit elements with
+/// Hopper's wgmma in a block of `threads` threads and a ring of `stages` stages: one warpgroup per
+/// 64 rows (every warp one 16-row slab), bn one instruction wide, the stage tiles whole
+/// 1024-byte swizzle atoms, and three stages or more (one being copied while the wgmmas of two
+/// are in flight). Only the sm_90a pass of the device library issues wgmma.
+NTC_DEV_HD constexpr bool gemm_wgmma_shape(int bm, int bk, int bn, int threads, int stages) {
+  const bool n_ok = bn == 16 || bn == 32 || bn == 64 || bn == 128 || bn == 256;
+  return n_ok && stages >= 3 && threads % 128 == 0 && bm == 16 * (threads / 32) && bk % 16 == 0 &&
+         block_row_bytes(bk * 2) > 0 && (2 * bm * bk) % 1024 == 0 && (2 * bk * bn) % 1024 == 0;
+}
+
+/// Rows of the warp grid of dot_loop's accumulator fragments on an architecture with (`wgmma`)
+/// or without Hopper's wgmma: one 16-row slab per warp where the loop runs on wgmma
+/// (gemm_wgmma_shape), gemm_warp_rows otherwise; 0 when no grid fits.
+NTC_DEV_HD constexpr int gemm_accumulator_warp_rows(int bm, int bk, int bn, int threads, int stages,
+                                                    bool wgmma) {
+  return wgmma && gemm_wgmma_shape(bm, bk, bn, threads, stages)
+             ? threads / 32
+             : gemm_warp_rows(bm, bn, threads / 32);
+}
+
+/// Elements per store access of an Mma<·, warps_n> tile with n columns of `element_bytes`-byte
+/// elements (ntc::dev::store_vec): 8 when the elements are 16-bit and every warp's columns are
+/// whole groups of four 16×8 fragments, whose rows the four threads of a quad then exchange so
+/// that each writes 16 contiguous bytes; 2 otherwise (the two columns of a fragment row that a
+/// thread holds).
+NTC_DEV_HD constexpr int mma_store_chunk(int n, int warps_n, int element_bytes) {
+  return element_bytes == 2 && n % (32 * warps_n) == 0 ? 8 : 2;
+}
+
 } // namespace ntc::dev::layout

@@ -329,6 +329,97 @@ __device__ inline void store(T *base, const LTile<U, S, L> &value, F offset) {
   }
 }
 
+namespace detail {
+
+/// The 4 × 4 transpose of 32-bit words across the four threads of each quad: word r of quad
+/// thread q becomes word q of quad thread r (two rounds of pairwise exchanges).
+__device__ inline void quad_transpose(uint32_t (&w)[4]) {
+  const int q = int(threadIdx.x) % 4;
+#pragma unroll
+  for (int bit = 1; bit <= 2; bit <<= 1) {
+    // Swap the words whose index differs from q in this bit with the partner q ^ bit.
+    const bool high = (q & bit) != 0;
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      if (r & bit)
+        continue; // each pair (r, r | bit) once
+      const uint32_t send = high ? w[r] : w[r | bit];
+      const uint32_t got = __shfl_xor_sync(0xffffffffu, send, bit);
+      if (high)
+        w[r] = got;
+      else
+        w[r | bit] = got;
+    }
+  }
+}
+
+} // namespace detail
+
+/// store() of an Mma tile, each access as wide as layout::mma_store_chunk says: 16-bit elements
+/// in chunks of 8 where every warp's columns are whole groups of four fragments (the quad's
+/// threads exchange their column pairs so that thread q writes all of fragment 4j + q's row),
+/// else the two consecutive columns of each fragment row that a thread holds. Under the
+/// contract of load_vec: chunk(index) is the offset of the chunk that starts at index when all
+/// of it is in bounds (the dispatcher checked that such chunks are contiguous and aligned),
+/// `masked` otherwise; the chunk's elements are then stored one by one through offset.
+template <class T, class U, class S, int WM, int WN, class F, class C>
+__device__ inline void store_vec(T *base, const LTile<U, S, Mma<WM, WN>> &value, F offset,
+                                 C chunk) {
+  using Map = typename Mma<WM, WN>::template on<S>;
+  constexpr int V = layout::mma_store_chunk(Map::N, WN, int(sizeof(T)));
+  using Word = typename detail::vector_word<int(sizeof(T)) * V>::type;
+  // Stores the V elements `packed` from index (a row and its first column).
+  auto put = [&](int *index, const T *packed) {
+    const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
+    if (first != masked) {
+      Word word;
+      std::memcpy(&word, packed, sizeof(word));
+      *reinterpret_cast<Word *>(base + first) = word;
+      return;
+    }
+#pragma unroll
+    for (int k = 0; k < V; ++k, ++index[1]) {
+      const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+      if (off != masked)
+        base[off] = packed[k];
+    }
+  };
+  if constexpr (V == 8) {
+    // Slot (fragment f, element i) is value.v[4f + i]; rows i / 2 of the 16-row fragment.
+    const int q = int(threadIdx.x) % 4;
+#pragma unroll
+    for (int mi = 0; mi < Map::MT; ++mi)
+#pragma unroll
+      for (int half = 0; half < 2; ++half)
+#pragma unroll
+        for (int group = 0; group < Map::NT / 4; ++group) {
+          uint32_t w[4];
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            const int s = 4 * (mi * Map::NT + 4 * group + r) + 2 * half;
+            T pair[2] = {::ntc::dev::convert<T>(value.v[s]),
+                         ::ntc::dev::convert<T>(value.v[s + 1])};
+            std::memcpy(&w[r], pair, sizeof(uint32_t));
+          }
+          detail::quad_transpose(w); // w[r]: columns 2r, 2r + 1 of fragment 4·group + q
+          T packed[8];
+          std::memcpy(packed, w, sizeof(packed));
+          int index[2];
+          value.coord(4 * (mi * Map::NT + 4 * group + q) + 2 * half, index);
+          index[1] -= 2 * q; // the fragment row's first column
+          put(index, packed);
+        }
+  } else {
+#pragma unroll
+    for (int s = 0; s < value.Slots; s += 2) {
+      int index[2];
+      value.coord(s, index);
+      T packed[2] = {::ntc::dev::convert<T>(value.v[s]), ::ntc::dev::convert<T>(value.v[s + 1])};
+      put(index, packed);
+    }
+  }
+}
+
 // --- shape operations ---------------------------------------------------------------------------
 
 /// Inserts an extent-1 axis into a Slice tile at its sliced dimension (registers unchanged).
@@ -970,6 +1061,51 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b,
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
   detail::dot_into(acc, a, b, false);
   return acc;
+}
+
+/// dot_loop (gemm.cuh) on an accumulator in layout Mma<WM, WN>: when that is the warp grid of
+/// this pass's loop (layout::gemm_accumulator_warp_rows, which the compiler chose it by), the
+/// loop multiplies into acc's registers and the epilogue continues from them: no trip through
+/// shared memory before or after the loop, and no second copy of the accumulator in registers.
+/// A pass whose loop tiles the block otherwise (the sm_80 pass of a layout chosen for sm_90a's
+/// wgmma) exchanges the elements through the ring's memory, as for a blocked accumulator.
+template <int Stages, bool VecA, bool VecB, bool AccZero, class T, int BM, int BK, int BN, int Th,
+          int WM, int WN, class Index, class FA, class CA, class AA, class FB, class CB, class AB>
+__device__ inline void dot_loop(LTile<float, Shape<BM, BN>, Mma<WM, WN>> &acc, Index begin,
+                                Index end, const T *base_a, T fill_a, FA a_offset, CA a_chunk,
+                                AA a_affine, const T *base_b, T fill_b, FB b_offset, CB b_chunk,
+                                AB b_affine, Smem smem) {
+  static_assert(Stages >= 2, "ntc::dev::dot_loop: at least two stages");
+  static_assert(32 * WM * WN == Th,
+                "ntc::dev::dot_loop: the accumulator's warps are not the block's");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th> &&
+                WM == detail::dot_loop_warp_rows<T, BM, BK, BN, Th, Stages>()) {
+    auto &c = reinterpret_cast<detail::gemm_fragments_t<BM, BN, Th, WM> &>(acc.v);
+    if constexpr (AccZero) {
+#pragma unroll
+      for (int s = 0; s < acc.Slots; ++s)
+        acc.v[s] = 0.0f;
+    }
+    detail::gemm_fragments_loop<Stages, VecA, VecB, T, BM, BK, BN, Th, WM>(
+        c, begin, end, base_a, fill_a, a_offset, a_chunk, a_affine, base_b, fill_b, b_offset,
+        b_chunk, b_affine, smem);
+    __syncthreads(); // the ring's memory is the scratch of the statements that follow
+  } else if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {
+    detail::dot_loop_exchanged<Stages, VecA, VecB, AccZero, T, BM, BK, BN, Th>(
+        acc, begin, end, base_a, fill_a, a_offset, a_chunk, a_affine, base_b, fill_b, b_offset,
+        b_chunk, b_affine, smem);
+  } else
+#endif
+  {
+    // Never planned (the compiler gives Mma accumulators only to loops that dot_loop runs on
+    // the tensor cores); kept so that the host pass and other shapes compile: the blocked loop.
+    Tile<float, Shape<BM, BN>, Th> blocked = convert_layout<Blocked<Th>>(acc, smem);
+    dot_loop<Stages, VecA, VecB, false, T, BM, BK, BN, Th>(
+        blocked, begin, end, base_a, fill_a, a_offset, a_chunk, a_affine, base_b, fill_b, b_offset,
+        b_chunk, b_affine, smem);
+    acc = convert_layout<Mma<WM, WN>>(blocked, smem);
+  }
 }
 
 } // namespace ntc::dev
