@@ -524,8 +524,15 @@ private:
   void store(const StmtNode &s) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
     passes::Access access = resolve(s.param, s.subscripts);
-    // Vector stores are those of blocked tiles; other layouts store element by element.
-    int chunk = s.value->type.layout ? 0 : vectorChunk(access, s.param);
+    // Blocked tiles store whole chunks, Mma tiles rows of fragments, other layouts element by
+    // element (passes::storeChunk).
+    int chunk = 0;
+    if (d_.vectorThreads() > 0) {
+      chunk = passes::storeChunk(s.value->type.layout, access, d_.vectorThreads(),
+                                 elementBytes(s.param));
+      if (chunk > 0 && !passes::planVectorAccess(access, elementBytes(s.param), chunk))
+        chunk = 0;
+    }
     line(ns_ + "::store" + (chunk ? "_vec" : "") + "(ntc_args." + src.name + ", " + tile(s.value) +
          accessLambdas(access, s.param, chunk) + ");");
   }

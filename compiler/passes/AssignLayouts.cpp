@@ -17,8 +17,10 @@
 // * a local variable takes the join of the layouts of every value assigned to it (a fixed
 //   point over the loop bodies), so that loop-carried accumulators stay in fragments.
 //
-// Loops that planDotLoop hands to the GEMM pipeline (dot_loop) and the locals they update are
-// left blocked. Without an eligible dot the function is returned unchanged.
+// Loops that planDotLoop hands to the GEMM pipeline (dot_loop) are left as they are; the
+// accumulators they update are anchors too, pinned to the Mma layout of the loop's fragments
+// (DotLoop::accumulator), so that the epilogue after the loop works on those registers.
+// Without an eligible dot or a GEMM loop the function is returned unchanged.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -74,7 +76,7 @@ LayoutRef concrete(const Abstract &a) { return a.kind == Abstract::Layout ? a.la
 class LayoutAssigner {
 public:
   LayoutAssigner(const Function &f, LayoutRef mma, std::set<const StmtNode *> dotLoops,
-                 std::set<std::string> pinned)
+                 std::map<std::string, LayoutRef> pinned)
       : f_(f), mma_(std::move(mma)), dotLoops_(std::move(dotLoops)), pinned_(std::move(pinned)) {}
 
   Function run() {
@@ -122,11 +124,12 @@ private:
     }
   }
 
-  /// The layout of the local `name` (pinned ones and, once inference is done, those with no
-  /// preference are blocked).
+  /// The layout of the local `name` (pinned ones have theirs; once inference is done, those
+  /// with no preference are blocked).
   Abstract localLayout(const std::string &name) {
-    if (pinned_.count(name))
-      return {Abstract::Blocked, nullptr};
+    if (auto it = pinned_.find(name); it != pinned_.end())
+      return it->second ? Abstract{Abstract::Layout, it->second}
+                        : Abstract{Abstract::Blocked, nullptr};
     Abstract a = env_[name];
     if (final_ && a.kind != Abstract::Layout)
       return {Abstract::Blocked, nullptr};
@@ -386,7 +389,7 @@ private:
   const Function &f_;
   LayoutRef mma_;
   std::set<const StmtNode *> dotLoops_;
-  std::set<std::string> pinned_;
+  std::map<std::string, LayoutRef> pinned_;
   std::map<std::string, Abstract> env_;
   std::unordered_map<const ValueNode *, Abstract> natural_;
   std::map<std::pair<const ValueNode *, std::string>, Value> lowered_;
@@ -417,18 +420,18 @@ LayoutRef chooseMma(const std::vector<Value> &dots, int threads) {
 } // namespace
 
 kir::Function assignLayouts(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
-  // GEMM main loops stay with dot_loop; the locals they update stay blocked.
+  // GEMM main loops stay with dot_loop; the accumulators they update take the layout of the
+  // loop's fragments (an accumulator of two loops with different ones stays blocked).
   std::set<const StmtNode *> dotLoops;
-  std::set<std::string> pinned;
+  std::map<std::string, LayoutRef> pinned;
   forEachStmt(specialized.body, [&](const Stmt &s) {
-    if (!planDotLoop(s, threads, gpu))
+    std::optional<DotLoop> loop = planDotLoop(s, threads, gpu);
+    if (!loop)
       return true;
     dotLoops.insert(s.get());
-    forEachStmt(s->body, [&](const Stmt &inner) {
-      if (inner->kind == StmtKind::Define || inner->kind == StmtKind::Assign)
-        pinned.insert(inner->var);
-      return true;
-    });
+    auto [it, fresh] = pinned.emplace(loop->acc, loop->accumulator);
+    if (!fresh && !sameLayout(it->second, loop->accumulator))
+      it->second = nullptr;
     return false;
   });
   std::vector<Value> dots;
@@ -442,10 +445,8 @@ kir::Function assignLayouts(const kir::Function &specialized, int threads, const
       });
     return true;
   });
-  if (dots.empty())
-    return specialized;
-  LayoutRef mma = chooseMma(dots, threads);
-  if (!mma)
+  LayoutRef mma = dots.empty() ? nullptr : chooseMma(dots, threads);
+  if (!mma && dotLoops.empty())
     return specialized;
   return LayoutAssigner(specialized, mma, dotLoops, pinned).run();
 }

@@ -253,6 +253,11 @@ std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBy
 /// The chunk width of an access's tile in the blocked register layout over `threads` threads.
 int registerChunk(const Access &access, int threads);
 
+/// The chunk width of a store of a register tile in layout `layout` (null: blocked) to
+/// elements of `elementBytes` bytes: the blocked layout's chunk (registerChunk), an Mma tile's
+/// dev::layout::mma_store_chunk (ntc::dev::store_vec), 0 for layouts stored element by element.
+int storeChunk(const kir::LayoutRef &layout, const Access &access, int threads, int elementBytes);
+
 /// Elements per chunk of dot_loop's operand copies (16 bytes of float16/bfloat16).
 inline constexpr int kDotLoopChunk = 8;
 
@@ -280,6 +285,10 @@ struct DotLoop {
   int64_t bm = 0, bk = 0, bn = 0;
   int stages = 2;        ///< shared buffers in the ring
   int64_t smemBytes = 0; ///< shared memory of the ring
+  /// The accumulator's layout: the Mma layout of the fragments of the loop on the newest
+  /// architecture of the target (one 16-row slab per warp where it multiplies with wgmma), so
+  /// that the epilogue continues from the loop's registers.
+  kir::LayoutRef accumulator;
 };
 
 /// plan-dot-loop: the plan for running loop `s` as one dot_loop in a block of `threads`

@@ -97,9 +97,15 @@ std::optional<DotLoop> planDotLoop(const kir::Stmt &s, int threads, const GpuTar
   if (gpu.knobs.stages > 0)
     plan.stages = gpu.knobs.stages;
   plan.smemBytes = plan.stages * stage;
-  // The write-back to the accumulator's layout goes through the ring, 8 rows at least.
+  // A pass whose fragments tile the block otherwise exchanges the accumulator through the ring,
+  // 8 rows at least.
   if (plan.smemBytes > limit || plan.smemBytes < 8 * 4 * *bn)
     return std::nullopt;
+  const int warps = threads / 32;
+  const int warpRows = dev::layout::gemm_accumulator_warp_rows(
+      static_cast<int>(*bm), static_cast<int>(*bk), static_cast<int>(*bn), threads, plan.stages,
+      gpu.tuning().wgmma());
+  plan.accumulator = kir::mmaLayout(warpRows, warps / warpRows);
   return plan;
 }
 

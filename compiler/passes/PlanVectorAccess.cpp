@@ -38,6 +38,18 @@ int registerChunk(const Access &access, int threads) {
   return dev::layout::chunk_width(static_cast<int>(numel), threads);
 }
 
+int storeChunk(const kir::LayoutRef &layout, const Access &access, int threads, int elementBytes) {
+  if (!layout)
+    return registerChunk(access, threads);
+  if (layout->kind != kir::TileLayout::Kind::Mma)
+    return 0;
+  const Expr &columns = access.laneExtents.back();
+  if (access.laneExtents.size() != 2 || !columns.isConst())
+    return 0;
+  return dev::layout::mma_store_chunk(static_cast<int>(columns.constValue()), layout->warpsN,
+                                      elementBytes);
+}
+
 std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBytes, int chunk) {
   size_t rank = access.laneExtents.size();
   if (rank == 0 || elementBytes <= 0 || elementBytes > 16 || chunk < 2 ||
@@ -75,13 +87,18 @@ std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBy
 std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
                                               int threads, const GpuTarget &gpu) {
   std::vector<VectorCondition> conditions;
-  // chunk 0: the register tile's chunk width; otherwise a dot loop's 16-byte chunks.
-  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts, int chunk) {
+  // chunk 0: the register tile's chunk width (a store's: storeChunk of the stored value's
+  // layout); otherwise a dot loop's 16-byte chunks.
+  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts, int chunk,
+                         const kir::Value &stored = nullptr) {
     Access access = resolveAccess(f, param, subscripts);
     simplifyMask(access, grid, f, param);
     int source = f.spec.arranged[param].source;
     int bytes = dtypeBytes(f.spec.params[source].dtype);
-    auto plan = planVectorAccess(access, bytes, chunk > 0 ? chunk : registerChunk(access, threads));
+    if (chunk == 0)
+      chunk = stored ? storeChunk(stored->type.layout, access, threads, bytes)
+                     : registerChunk(access, threads);
+    auto plan = planVectorAccess(access, bytes, chunk);
     if (!plan)
       return;
     for (VectorCondition &c : conditions)
@@ -110,7 +127,7 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
           visitAccess(v->param, v->subscripts, 0);
       });
     if (s->kind == kir::StmtKind::Store)
-      visitAccess(s->param, s->subscripts, 0);
+      visitAccess(s->param, s->subscripts, 0, s->value);
     return true;
   });
   return conditions;

@@ -23,6 +23,9 @@ struct GpuArch {
   int64_t sharedPerBlock = 0;          ///< dynamic shared memory one block may opt in to (bytes)
   int64_t sharedPerMultiprocessor = 0; ///< shared memory of one SM (bytes)
   int multiprocessors = 0;             ///< SMs of the architecture's flagship part (tuning only)
+
+  /// True when the architecture has Hopper's warpgroup MMA (wgmma: sm_90a).
+  bool wgmma() const { return major == 9 && archSpecific; }
 };
 
 /// Launch choices of a tuning configuration that override the planner's analytic ones; 0
