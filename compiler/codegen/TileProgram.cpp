@@ -335,11 +335,15 @@ private:
   }
 
   /// The chunk width of vector accesses when the dialect compiles them and this access
-  /// qualifies, else 0.
-  int vectorChunk(const passes::Access &access, int param) const {
+  /// qualifies, else 0: the blocked register tile's chunk for a load, the chunk of the stored
+  /// value's layout for a store of `stored` (passes::storeChunk).
+  int vectorChunk(const passes::Access &access, int param,
+                  const kir::Value &stored = nullptr) const {
     if (d_.vectorThreads() == 0)
       return 0;
-    int chunk = passes::registerChunk(access, d_.vectorThreads());
+    int chunk = stored ? passes::storeChunk(stored->type.layout, access, d_.vectorThreads(),
+                                            elementBytes(param))
+                       : passes::registerChunk(access, d_.vectorThreads());
     return passes::planVectorAccess(access, elementBytes(param), chunk) ? chunk : 0;
   }
 
@@ -526,13 +530,7 @@ private:
     passes::Access access = resolve(s.param, s.subscripts);
     // Blocked tiles store whole chunks, Mma tiles rows of fragments, other layouts element by
     // element (passes::storeChunk).
-    int chunk = 0;
-    if (d_.vectorThreads() > 0) {
-      chunk = passes::storeChunk(s.value->type.layout, access, d_.vectorThreads(),
-                                 elementBytes(s.param));
-      if (chunk > 0 && !passes::planVectorAccess(access, elementBytes(s.param), chunk))
-        chunk = 0;
-    }
+    int chunk = vectorChunk(access, s.param, s.value);
     line(ns_ + "::store" + (chunk ? "_vec" : "") + "(ntc_args." + src.name + ", " + tile(s.value) +
          accessLambdas(access, s.param, chunk) + ");");
   }
