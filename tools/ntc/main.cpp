@@ -25,6 +25,8 @@ int main(int argc, char **argv) {
   ntc::DriverOptions o;
   o.frontend.clangArgs = clangArgs;
   CLI::App app{"ntc: ahead-of-time compiler for arrange-and-apply tile kernels", "ntc"};
+  // `ntc --version` prints "ntc <version>" (ntc-tune records it in a tuning table's provenance).
+  app.set_version_flag("--version", std::string("ntc ") + NTC_VERSION);
   // Inputs are checked by the driver (a missing or unreadable file is a user error, status 1).
   app.add_option("inputs", o.inputs, "kernel sources")->required();
   app.add_option("-o,--output-dir", o.outputDir, "directory for generated files");
