@@ -1,12 +1,12 @@
 //===- ConfigSpace.cpp - the configurations a tuner may try ---------------===//
 //
 // A configuration fixes the meta-parameters and, on the GPU, the launch knobs the planner
-// otherwise chooses: warps per program, shared-memory stages, the grouped order's band. The
-// space a tuner searches is the allowed meta-parameter values crossed with a few values of
-// each knob that applies, pruned by what the passes can tell without compiling: a
-// configuration whose GEMM loop falls off the tensor-core path, holds too few or too many
-// accumulators per thread, or needs more shared memory than an architecture gives a block is
-// never compiled.
+// otherwise chooses: warps per program (GEMM loops, reductions), shared-memory stages, the
+// grouped order's band. The space a tuner searches is the allowed meta-parameter values
+// crossed with a few values of each knob that applies, pruned by what the passes can tell
+// without compiling: a configuration whose GEMM loop falls off the tensor-core path, holds too
+// few or too many accumulators per thread, or needs more shared memory than an architecture
+// gives a block is never compiled.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -27,6 +27,9 @@ constexpr int kGemmStages[] = {3, 4, 6};
 constexpr int64_t kGemmBands[] = {1, 8, 16};
 /// Ring stages tried for other loops whose loads are pipelined (attention's).
 constexpr int kRingStages[] = {2, 3, 4};
+/// Warps per program tried for kernels that reduce tiles without multiplying them (row-wise
+/// softmax, norms): one warp keeps a reduction in shuffles, more warps put more loads in flight.
+constexpr int kReductionWarps[] = {1, 2, 4, 8};
 /// Accumulator elements per thread a GEMM main loop may hold: fewer wastes warps on copies,
 /// more spills (128 float registers of the 255 a thread has).
 constexpr int64_t kMinAccumulators = 32, kMaxAccumulators = 128;
@@ -44,6 +47,16 @@ bool pipelinesLoads(const kir::Function &pipelined) {
     return !found;
   });
   return found;
+}
+
+/// True when `f` reduces tiles and multiplies none (a memory-bound reduction such as softmax).
+bool reducesWithoutProducts(const kir::Function &f) {
+  bool reduces = false, multiplies = false;
+  kir::forEachValue(f.body, [&](const kir::Value &v) {
+    reduces |= v->kind == kir::ValueKind::Reduce;
+    multiplies |= v->kind == kir::ValueKind::Dot;
+  });
+  return reduces && !multiplies;
 }
 
 /// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
@@ -191,6 +204,10 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
       } else if (pipelinesLoads(layOut(*specialized, threads, gpu).function)) {
         for (int stages : kRingStages)
           tryConfig(LaunchKnobs{0, stages, 0});
+      } else if (reducesWithoutProducts(*specialized)) {
+        tryConfig(LaunchKnobs{});
+        for (int warps : kReductionWarps)
+          tryConfig(LaunchKnobs{warps * 32, 0, 0});
       } else {
         tryConfig(LaunchKnobs{});
       }

@@ -115,8 +115,9 @@ GpuTarget configuredTarget(const GpuTarget &gpu, const Config &config);
 
 /// config-space: the configurations a tuner may try, the default first. The allowed
 /// meta-parameter values (powers of two within the bounds), crossed on the GPU with warps per
-/// program, ring stages and the grouped order's band for kernels with a GEMM main loop, and with
-/// ring stages for kernels whose loops pipeline their loads; pruned by a static resource model
+/// program, ring stages and the grouped order's band for kernels with a GEMM main loop, with
+/// ring stages for kernels whose loops pipeline their loads, and with warps per program (1, 2, 4
+/// or 8) for kernels that reduce without multiplying; pruned by a static resource model
 /// (the kernel must specialize, its GEMM loops must be planned with 32 to 128 accumulators per
 /// thread, and its shared memory must fit every compiled architecture).
 std::vector<Config> configSpace(const kir::Function &f, Target target, const GpuTarget &gpu);

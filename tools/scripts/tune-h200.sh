@@ -3,7 +3,7 @@
 # (the GPU machine has no LLVM, so ntc runs here and ntc-tune resumes there):
 #
 #   tools/scripts/tune-h200.sh generate     here: ntc-tune --generate-only for matmul,
-#                                           attention_f16 and the GEMM family (matmul_bf16,
+#                                           attention_f16, softmax and the GEMM family (matmul_bf16,
 #                                           addmm, linear, bmm) into gpu-bundle/tune/ (with
 #                                           dlpack.h)
 #   tools/scripts/tune-h200.sh measure      on the GPU machine (through the device tool, carry
@@ -26,6 +26,8 @@ generate)
     --shapes kernels/tuning/matmul.shapes --generate-only --work gpu-bundle/tune/matmul -- -Ikernels
   build/tools/ntc-tune kernels/attention.cpp --target cuda --cuda-arch $archs --kernel attention_f16 \
     --shapes kernels/tuning/attention.shapes --generate-only --work gpu-bundle/tune/attention -- -Ikernels
+  build/tools/ntc-tune kernels/softmax.cpp --target cuda --cuda-arch $archs --kernel softmax \
+    --shapes kernels/tuning/softmax.shapes --generate-only --work gpu-bundle/tune/softmax
   # The rest of the GEMM family runs matmul's main loop: it is tuned over the configurations
   # that won or came within the first five for matmul in the current table (plus the default).
   for kernel in matmul_bf16 addmm linear bmm; do
@@ -60,7 +62,7 @@ measure)
     'g++ -std=c++17 -O2 -I runtime/include -I gpu-bundle/include -c {} -o /tmp/ntc-tune-build/$(basename {}).o'
   g++ /tmp/ntc-tune-build/*.o -o /tmp/ntc-tune-build/ntc-tune -ldl -lpthread
   # One table per kernel (NTC_TUNE_KERNELS: which; default all), merged into $out/h200.json.
-  all="matmul attention matmul_bf16 addmm linear bmm"
+  all="matmul attention softmax matmul_bf16 addmm linear bmm"
   for work in ${NTC_TUNE_KERNELS:-$all}; do
     /tmp/ntc-tune-build/ntc-tune --resume "gpu-bundle/tune/$work" -o "$out/$work.json" \
       --runtime-include runtime/include --runtime-src runtime/src \
