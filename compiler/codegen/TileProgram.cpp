@@ -334,19 +334,6 @@ private:
     return access;
   }
 
-  /// The chunk width of vector accesses when the dialect compiles them and this access
-  /// qualifies, else 0: the blocked register tile's chunk for a load, the chunk of the stored
-  /// value's layout for a store of `stored` (passes::storeChunk).
-  int vectorChunk(const passes::Access &access, int param,
-                  const kir::Value &stored = nullptr) const {
-    if (d_.vectorThreads() == 0)
-      return 0;
-    int chunk = stored ? passes::storeChunk(stored->type.layout, access, d_.vectorThreads(),
-                                            elementBytes(param))
-                       : passes::registerChunk(access, d_.vectorThreads());
-    return passes::planVectorAccess(access, elementBytes(param), chunk) ? chunk : 0;
-  }
-
   /// `, offset` or, for vector accesses, `, offset, chunk offset`; a dot loop's operand
   /// (`leading` set) always gets both, `ntc::dev::no_chunk{}` standing for the second.
   std::string accessLambdas(const passes::Access &access, int param, int chunk,
@@ -357,10 +344,6 @@ private:
     else if (!leading.empty())
       code += ", " + ns_ + "::no_chunk{}";
     return code;
-  }
-
-  int elementBytes(int param) const {
-    return dtypeBytes(f_.spec.params[f_.spec.arranged[param].source].dtype);
   }
 
   /// True when mask term `t` is `k < end` for an enclosing loop `for k in [begin, end)` with
@@ -473,8 +456,7 @@ private:
     auto operand = [&](const Value &v, bool &vector) {
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
       passes::Access access = resolve(v->param, v->subscripts);
-      vector = d_.vectorThreads() > 0 &&
-               passes::planVectorAccess(access, elementBytes(v->param), passes::kDotLoopChunk);
+      vector = v->vectorChunk > 0;
       const std::string k = "const Index " + name(s.var);
       return "ntc_args." + src.name + ", " + ns_ + "::convert<" + T + ">(" +
              doubleLiteral(src.other.value_or(0.0)) + ")" +
@@ -508,10 +490,8 @@ private:
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[load->param].source];
     const std::string T = type(load->type.dtype);
     passes::Access access = resolve(load->param, load->subscripts);
-    const int chunk = passes::asyncCopyChunk(load->type.dtype);
-    const bool vector = d_.vectorThreads() > 0 &&
-                        load->type.shape.back().constValue() % chunk == 0 &&
-                        passes::planVectorAccess(access, elementBytes(load->param), chunk);
+    const int chunk = load->vectorChunk;
+    const bool vector = chunk > 0;
     line("if (" + integer(s.begin) + " < " + integer(s.end) + ")");
     ++indent_;
     line(create("async_copy", T, load->type.shape, nullptr,
@@ -528,9 +508,8 @@ private:
   void store(const StmtNode &s) {
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
     passes::Access access = resolve(s.param, s.subscripts);
-    // Blocked tiles store whole chunks, Mma tiles rows of fragments, other layouts element by
-    // element (passes::storeChunk).
-    int chunk = vectorChunk(access, s.param, s.value);
+    // The chunk that plan-vector-chunks recorded (0: element by element).
+    const int chunk = s.vectorChunk;
     line(ns_ + "::store" + (chunk ? "_vec" : "") + "(ntc_args." + src.name + ", " + tile(s.value) +
          accessLambdas(access, s.param, chunk) + ");");
   }
@@ -594,7 +573,7 @@ private:
         return {it->second, true};
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
       passes::Access access = resolve(v->param, v->subscripts);
-      int chunk = v->type.layout ? 0 : vectorChunk(access, v->param);
+      const int chunk = v->vectorChunk;
       return {create(chunk ? "load_vec" : "load", T, v->type.shape, v->type.layout) + "ntc_args." +
                   src.name + ", " + ns_ + "::convert<" + T + ">(" +
                   doubleLiteral(src.other.value_or(0.0)) + ")" +

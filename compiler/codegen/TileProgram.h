@@ -54,9 +54,6 @@ public:
   virtual std::string prologue(const kir::Function &f, const std::string &name) const = 0;
   /// Closing of the program function.
   virtual std::string epilogue() const = 0;
-  /// Threads of the blocked layout when accesses that passes::planVectorAccess accepts are
-  /// compiled with vector instructions (`load_vec`, `store_vec`); 0 when they are not.
-  virtual int vectorThreads() const { return 0; }
   /// Threads of the block when GEMM main loops (passes::planDotLoop) are emitted as one
   /// `dot_loop` call; 0 when loops always run statement by statement.
   virtual int dotLoopThreads() const { return 0; }

@@ -379,13 +379,24 @@ Value withLayout(const Value &v, LayoutRef layout, std::vector<Value> operands) 
   return make(std::move(n));
 }
 
+Value withVectorChunk(const Value &v, int chunk) {
+  ValueNode n = *v;
+  n.vectorChunk = chunk;
+  return make(std::move(n));
+}
+
+Stmt withVectorChunk(const Stmt &s, int chunk) {
+  StmtNode n = *s;
+  n.vectorChunk = chunk;
+  return make(std::move(n));
+}
+
 Value makeSharedStage(TileType type, Expr iteration, Expr first) {
   ValueNode n = node(ValueKind::SharedStage, std::move(type));
   n.integer = std::move(iteration);
   n.integer2 = std::move(first);
   return make(std::move(n));
 }
-
 
 Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end) {
   StmtNode n = node(StmtKind::AsyncCopy);
@@ -536,6 +547,8 @@ std::string valueString(const Function &f, const Value &v) {
   switch (v->kind) {
   case ValueKind::Load:
     os << "load " << paramName(v->param) << "[" << exprList(v->subscripts) << "]";
+    if (v->vectorChunk > 0)
+      os << " vector " << v->vectorChunk;
     break;
   case ValueKind::ScalarParam:
     os << "param " << paramName(v->param);
@@ -615,7 +628,8 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
       break;
     case StmtKind::Store:
       os << pad << "store " << f.spec.arranged[s->param].name << "[" << exprList(s->subscripts)
-         << "] <- " << valueString(f, s->value) << "\n";
+         << "]" << (s->vectorChunk > 0 ? " vector " + std::to_string(s->vectorChunk) : "") << " <- "
+         << valueString(f, s->value) << "\n";
       break;
     case StmtKind::For:
       os << pad << "for " << s->var << " in range(" << s->begin.str() << ", " << s->end.str()
@@ -716,7 +730,8 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
       out.push_back(makeAssign(s->var, f(s->value)));
       break;
     case StmtKind::Store:
-      out.push_back(makeStore(s->param, s->subscripts, f(s->value)));
+      out.push_back(
+          withVectorChunk(makeStore(s->param, s->subscripts, f(s->value)), s->vectorChunk));
       break;
     case StmtKind::AsyncCopy:
       out.push_back(makeAsyncCopy(f(s->value), s->begin, s->end));

@@ -81,6 +81,9 @@ struct ValueNode {
   /// Dot of float32 operands: NineToothed's input precision "tf32" or "tf32x3" (tensor cores on
   /// the GPU; the CPU multiplies in IEEE), or "" for IEEE.
   std::string precision;
+  /// Load on the GPU path: elements per vector instruction of the program with vector
+  /// accesses (plan-vector-chunks), 0 when it is read element by element.
+  int vectorChunk = 0;
 };
 
 /// Kinds of statements. The last three exist on the GPU path only (passes/PipelineLoads.cpp).
@@ -123,6 +126,7 @@ struct StmtNode {
   Cond cond;                    ///< If
   std::vector<Stmt> body;       ///< For body, If then-branch
   std::vector<Stmt> orelse;     ///< If else-branch
+  int vectorChunk = 0;          ///< Store: as ValueNode::vectorChunk
 };
 
 /// A padded tile extent: run-time sizes used as tile extents are compiled for powers of
@@ -194,6 +198,11 @@ Value makeConvertLayout(Value x, LayoutRef layout, bool transpose);
 Value makeStagedCopy(Value load, LayoutRef staged, bool transpose, Expr iteration, Expr first);
 /// `v` with its layout replaced (GPU path: a value materialized directly in a layout).
 Value withLayout(const Value &v, LayoutRef layout, std::vector<Value> operands);
+
+/// `v` (a load) with ValueNode::vectorChunk set to `chunk`.
+Value withVectorChunk(const Value &v, int chunk);
+/// `s` (a store) with StmtNode::vectorChunk set to `chunk`.
+Stmt withVectorChunk(const Stmt &s, int chunk);
 
 Stmt makeDefine(const std::string &name, Value v);
 Stmt makeAssign(const std::string &name, Value v);

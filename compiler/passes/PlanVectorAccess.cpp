@@ -12,6 +12,7 @@
 #include <ntc/device/layout.cuh>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ntc::passes {
 
@@ -84,23 +85,18 @@ std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBy
   return VectorAccess{dim, width};
 }
 
-std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid,
-                                              int threads, const GpuTarget &gpu) {
+std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid) {
   std::vector<VectorCondition> conditions;
-  // chunk 0: the register tile's chunk width (a store's: storeChunk of the stored value's
-  // layout); otherwise a dot loop's 16-byte chunks.
-  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts, int chunk,
-                         const kir::Value &stored = nullptr) {
+  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts, int chunk) {
+    if (chunk == 0)
+      return;
     Access access = resolveAccess(f, param, subscripts);
     simplifyMask(access, grid, f, param);
     int source = f.spec.arranged[param].source;
-    int bytes = dtypeBytes(f.spec.params[source].dtype);
-    if (chunk == 0)
-      chunk = stored ? storeChunk(stored->type.layout, access, threads, bytes)
-                     : registerChunk(access, threads);
-    auto plan = planVectorAccess(access, bytes, chunk);
+    auto plan = planVectorAccess(access, dtypeBytes(f.spec.params[source].dtype), chunk);
     if (!plan)
-      return;
+      throw std::logic_error("vector-conditions: an access chunked by plan-vector-chunks is not "
+                             "vectorizable");
     for (VectorCondition &c : conditions)
       if (c.param == source && c.dim == plan->dim) {
         c.width = std::max(c.width, plan->width);
@@ -109,25 +105,13 @@ std::vector<VectorCondition> vectorConditions(const kir::Function &f, const Grid
     conditions.push_back({source, plan->dim, plan->width});
   };
   kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
-    // A dot loop's operands are copied in 16-byte chunks; its body is not emitted.
-    if (auto loop = planDotLoop(s, threads, gpu)) {
-      for (const kir::Value *v : {&loop->a, &loop->b})
-        visitAccess((*v)->param, (*v)->subscripts, kDotLoopChunk);
-      return false;
-    }
-    // Pipelined copies into shared memory move 16-byte chunks (see the CUDA printer).
-    if (s->kind == kir::StmtKind::AsyncCopy) {
-      const kir::Value &load = s->value->operands[0];
-      visitAccess(load->param, load->subscripts, asyncCopyChunk(load->type.dtype));
-      return true;
-    }
     if (s->value)
       kir::forEachValue(s->value, [&](const kir::Value &v) {
         if (v->kind == kir::ValueKind::Load)
-          visitAccess(v->param, v->subscripts, 0);
+          visitAccess(v->param, v->subscripts, v->vectorChunk);
       });
     if (s->kind == kir::StmtKind::Store)
-      visitAccess(s->param, s->subscripts, 0, s->value);
+      visitAccess(s->param, s->subscripts, s->vectorChunk);
     return true;
   });
   return conditions;

@@ -68,7 +68,6 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
 
 std::string CudaDialect::epilogue() const { return "}\n\n"; }
 
-int CudaDialect::vectorThreads() const { return vectorConditions_.empty() ? 0 : threads_; }
 std::string CudaDialect::dotPrecision(const std::string &precision) const {
   if (precision == "tf32")
     return ", ntc::dev::tf32_inputs<1>{}";

@@ -38,7 +38,6 @@ public:
   std::string broadcastTo(const std::string &x, const std::vector<int64_t> &shape) const override;
   std::string prologue(const kir::Function &f, const std::string &name) const override;
   std::string epilogue() const override;
-  int vectorThreads() const override;
   int dotLoopThreads() const override;
   std::string dotPrecision(const std::string &precision) const override;
   const GpuTarget *gpuTarget() const override { return &gpu_; }

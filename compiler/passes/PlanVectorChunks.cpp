@@ -1,0 +1,155 @@
+//===- PlanVectorChunks.cpp - the vector accesses of the vector program ---===//
+//
+// A kernel's program with vector accesses (the twin that the dispatcher launches once it has
+// checked strides and alignment) reads and writes whole chunks of consecutive elements where
+// planVectorAccess proves that it can. This pass records that decision on the laid-out IR, as
+// the chunk of each access (ValueNode/StmtNode::vectorChunk): the printer prints what it says,
+// and vectorConditions derives the dispatcher's checks from it. Chunks:
+//   * a load of a register tile in the blocked layout: the layout's chunk (registerChunk);
+//   * a store: the stored value's chunk (storeChunk: blocked chunks, or Mma fragment rows);
+//   * the operand loads of a GEMM main loop (planDotLoop): dot_loop's 16-byte copies;
+//   * the load of a pipelined copy (AsyncCopy): 16-byte asynchronous copies, when a row is a
+//     whole number of them.
+// Loads into other layouts, and accesses that planVectorAccess rejects, stay element by
+// element (chunk 0).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+namespace ntc::passes {
+
+namespace {
+
+class ChunkPlanner {
+public:
+  ChunkPlanner(const kir::Function &f, const GridInfo &grid, int threads, const GpuTarget &gpu)
+      : f_(f), grid_(grid), threads_(threads), gpu_(gpu) {}
+
+  std::vector<kir::Stmt> stmts(const std::vector<kir::Stmt> &body) {
+    std::vector<kir::Stmt> out;
+    for (const kir::Stmt &s : body)
+      out.push_back(stmt(s));
+    return out;
+  }
+
+private:
+  const kir::Function &f_;
+  const GridInfo &grid_;
+  int threads_;
+  const GpuTarget &gpu_;
+
+  /// The coordinates and simplified mask of param[subscripts].
+  Access access(int param, const std::vector<Expr> &subscripts) const {
+    Access a = resolveAccess(f_, param, subscripts);
+    simplifyMask(a, grid_, f_, param);
+    return a;
+  }
+
+  int elementBytes(int param) const {
+    return dtypeBytes(f_.spec.params[f_.spec.arranged[param].source].dtype);
+  }
+
+  /// `chunk` when `a` can move whole chunks of that many elements with vector instructions,
+  /// else 0.
+  static int accepted(const Access &a, int bytes, int chunk) {
+    return chunk > 0 && planVectorAccess(a, bytes, chunk) ? chunk : 0;
+  }
+
+  /// `load` with `chunk` recorded (itself when the chunk is 0).
+  static kir::Value chunked(const kir::Value &load, int chunk) {
+    return chunk > 0 ? kir::withVectorChunk(load, chunk) : load;
+  }
+
+  /// `v` with its loads of blocked register tiles chunked.
+  kir::Value registerLoads(const kir::Value &v) {
+    kir::ValueMemo memo;
+    return kir::mapValue(
+        v,
+        [&](const kir::Value &n, const std::vector<kir::Value> &) -> kir::Value {
+          if (n->kind != kir::ValueKind::Load || n->type.layout)
+            return nullptr;
+          Access a = access(n->param, n->subscripts);
+          const int chunk = accepted(a, elementBytes(n->param), registerChunk(a, threads_));
+          return chunk > 0 ? kir::withVectorChunk(n, chunk) : nullptr;
+        },
+        memo);
+  }
+
+  /// A GEMM main loop with its operand loads chunked for dot_loop's copies.
+  kir::Stmt dotLoop(const kir::Stmt &s, const DotLoop &loop) {
+    std::unordered_map<const kir::ValueNode *, kir::Value> operands;
+    for (const kir::Value *load : {&loop.a, &loop.b}) {
+      Access a = access((*load)->param, (*load)->subscripts);
+      operands[load->get()] =
+          chunked(*load, accepted(a, elementBytes((*load)->param), kDotLoopChunk));
+    }
+    kir::ValueMemo memo;
+    const kir::Stmt &update = s->body[0];
+    kir::Value value = kir::mapValue(
+        update->value,
+        [&](const kir::Value &n, const std::vector<kir::Value> &) -> kir::Value {
+          auto it = operands.find(n.get());
+          return it == operands.end() ? nullptr : it->second;
+        },
+        memo);
+    return kir::makeFor(s->var, s->begin, s->end, s->step, {kir::makeAssign(update->var, value)});
+  }
+
+  /// A pipelined copy with its load chunked for 16-byte asynchronous copies.
+  kir::Stmt asyncCopy(const kir::Stmt &s) {
+    const kir::Value &staged = s->value, &load = staged->operands[0];
+    const int chunk = asyncCopyChunk(load->type.dtype);
+    const Expr &row = load->type.shape.back();
+    if (!row.isConst() || row.constValue() % chunk != 0)
+      return s;
+    Access a = access(load->param, load->subscripts);
+    const int accepted = ChunkPlanner::accepted(a, elementBytes(load->param), chunk);
+    if (accepted == 0)
+      return s;
+    return kir::makeAsyncCopy(
+        kir::withLayout(staged, staged->type.layout, {kir::withVectorChunk(load, accepted)}),
+        s->begin, s->end);
+  }
+
+  kir::Stmt store(const kir::Stmt &s) {
+    Access a = access(s->param, s->subscripts);
+    const int bytes = elementBytes(s->param);
+    const int chunk = accepted(a, bytes, storeChunk(s->value->type.layout, a, threads_, bytes));
+    kir::Stmt stored = kir::makeStore(s->param, s->subscripts, registerLoads(s->value));
+    return chunk > 0 ? kir::withVectorChunk(stored, chunk) : stored;
+  }
+
+  kir::Stmt stmt(const kir::Stmt &s) {
+    switch (s->kind) {
+    case kir::StmtKind::Define:
+      return kir::makeDefine(s->var, registerLoads(s->value));
+    case kir::StmtKind::Assign:
+      return kir::makeAssign(s->var, registerLoads(s->value));
+    case kir::StmtKind::Store:
+      return store(s);
+    case kir::StmtKind::AsyncCopy:
+      return asyncCopy(s);
+    case kir::StmtKind::For:
+      if (auto loop = planDotLoop(s, threads_, gpu_))
+        return dotLoop(s, *loop);
+      return kir::makeFor(s->var, s->begin, s->end, s->step, stmts(s->body));
+    case kir::StmtKind::If:
+      return kir::makeIf(s->cond, stmts(s->body), stmts(s->orelse));
+    case kir::StmtKind::AsyncCommit:
+    case kir::StmtKind::AsyncWait:
+      return s;
+    }
+    return s;
+  }
+};
+
+} // namespace
+
+kir::Function planVectorChunks(const kir::Function &laid, const GridInfo &grid, int threads,
+                               const GpuTarget &gpu) {
+  kir::Function out = laid;
+  out.body = ChunkPlanner(laid, grid, threads, gpu).stmts(laid.body);
+  return out;
+}
+
+} // namespace ntc::passes
