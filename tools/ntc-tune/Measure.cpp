@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <numeric>
 #include <set>
 
 namespace ntc::tune {
@@ -112,8 +113,18 @@ TableEntry measureShape(Context &ctx, Device &device, const ShapeLine &line) {
     }
     entry.candidates.push_back({survivorConfigs[c]->id, times[c].microseconds});
   }
-  std::stable_sort(entry.candidates.begin(), entry.candidates.end(),
-                   [](const TimedConfig &a, const TimedConfig &b) { return a.timeUs < b.timeUs; });
+  // Fastest first; equal times keep the order measured (the default first). std::sort on the
+  // positions, as std::stable_sort's temporary buffer is deprecated in newer libstdc++.
+  std::vector<size_t> order(entry.candidates.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const double ta = entry.candidates[a].timeUs, tb = entry.candidates[b].timeUs;
+    return ta < tb || (ta == tb && a < b);
+  });
+  std::vector<TimedConfig> ranked;
+  for (size_t i : order)
+    ranked.push_back(entry.candidates[i]);
+  entry.candidates = std::move(ranked);
   entry.best = entry.candidates.front();
   return entry;
 }
