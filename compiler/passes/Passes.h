@@ -273,18 +273,21 @@ struct VectorCondition {
   int width = 1;
 };
 
+/// The program with vector accesses: its IR with the chunks recorded, and what the
+/// dispatcher checks before it launches it.
+struct VectorPlan {
+  kir::Function function;
+  /// One per parameter and dimension that a chunked access walks (empty: no access benefits).
+  std::vector<VectorCondition> conditions;
+};
+
 /// plan-vector-chunks: the laid-out function of the program with vector accesses, with the
 /// chunk of every access that moves whole chunks with vector instructions recorded
 /// (ValueNode/StmtNode::vectorChunk): blocked register loads (registerChunk), stores
 /// (storeChunk), a GEMM main loop's operand loads (kDotLoopChunk) and pipelined copies
 /// (asyncCopyChunk), each where planVectorAccess accepts it.
-kir::Function planVectorChunks(const kir::Function &laid, const GridInfo &grid, int threads,
-                               const GpuTarget &gpu);
-
-/// The conditions the dispatcher checks before it launches the program with vector accesses:
-/// one per parameter and dimension that an access chunked by plan-vector-chunks walks (empty:
-/// no access benefits).
-std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid);
+VectorPlan planVectorChunks(const kir::Function &laid, const GridInfo &grid, int threads,
+                            const GpuTarget &gpu);
 
 /// A GEMM main loop `for k: acc = acc + dot(load a[..k..], load b[..k..])` over
 /// float16/bfloat16 operands with a float32 accumulator, planned for ntc::dev::dot_loop.

@@ -4,7 +4,8 @@
 // layout of ntc/device/layout.cuh) with one vector instruction when the chunk is consecutive
 // and aligned in memory. The compiler proves what it can from the access's coordinates; the
 // rest (unit stride, aligned strides and pointer) becomes a launch-time condition that the
-// dispatcher checks before it picks the variant compiled with vector accesses.
+// dispatcher checks before it picks the variant compiled with vector accesses
+// (plan-vector-chunks decides which accesses use them and collects the conditions).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -12,7 +13,6 @@
 #include <ntc/device/layout.cuh>
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace ntc::passes {
 
@@ -83,38 +83,6 @@ std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBy
     if (mentions(t.extent, name) || (mentions(t.value, name) && !unitStep(t.value, lane)))
       return std::nullopt;
   return VectorAccess{dim, width};
-}
-
-std::vector<VectorCondition> vectorConditions(const kir::Function &f, const GridInfo &grid) {
-  std::vector<VectorCondition> conditions;
-  auto visitAccess = [&](int param, const std::vector<Expr> &subscripts, int chunk) {
-    if (chunk == 0)
-      return;
-    Access access = resolveAccess(f, param, subscripts);
-    simplifyMask(access, grid, f, param);
-    int source = f.spec.arranged[param].source;
-    auto plan = planVectorAccess(access, dtypeBytes(f.spec.params[source].dtype), chunk);
-    if (!plan)
-      throw std::logic_error("vector-conditions: an access chunked by plan-vector-chunks is not "
-                             "vectorizable");
-    for (VectorCondition &c : conditions)
-      if (c.param == source && c.dim == plan->dim) {
-        c.width = std::max(c.width, plan->width);
-        return;
-      }
-    conditions.push_back({source, plan->dim, plan->width});
-  };
-  kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
-    if (s->value)
-      kir::forEachValue(s->value, [&](const kir::Value &v) {
-        if (v->kind == kir::ValueKind::Load)
-          visitAccess(v->param, v->subscripts, v->vectorChunk);
-      });
-    if (s->kind == kir::StmtKind::Store)
-      visitAccess(s->param, s->subscripts, s->vectorChunk);
-    return true;
-  });
-  return conditions;
 }
 
 } // namespace ntc::passes

@@ -3,8 +3,9 @@
 // A kernel's program with vector accesses (the twin that the dispatcher launches once it has
 // checked strides and alignment) reads and writes whole chunks of consecutive elements where
 // planVectorAccess proves that it can. This pass records that decision on the laid-out IR, as
-// the chunk of each access (ValueNode/StmtNode::vectorChunk): the printer prints what it says,
-// and vectorConditions derives the dispatcher's checks from it. Chunks:
+// the chunk of each access (ValueNode/StmtNode::vectorChunk), which the printer prints, and
+// collects the dispatcher's checks for the same accesses (one ntc::rt::vector_ready per
+// parameter and dimension that they walk). Chunks:
 //   * a load of a register tile in the blocked layout: the layout's chunk (registerChunk);
 //   * a store: the stored value's chunk (storeChunk: blocked chunks, or Mma fragment rows);
 //   * the operand loads of a GEMM main loop (planDotLoop): dot_loop's 16-byte copies;
@@ -16,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include <algorithm>
+
 namespace ntc::passes {
 
 namespace {
@@ -24,6 +27,9 @@ class ChunkPlanner {
 public:
   ChunkPlanner(const kir::Function &f, const GridInfo &grid, int threads, const GpuTarget &gpu)
       : f_(f), grid_(grid), threads_(threads), gpu_(gpu) {}
+
+  /// The launch-time conditions of the accesses chunked so far, in the order met.
+  std::vector<VectorCondition> conditions;
 
   std::vector<kir::Stmt> stmts(const std::vector<kir::Stmt> &body) {
     std::vector<kir::Stmt> out;
@@ -49,15 +55,21 @@ private:
     return dtypeBytes(f_.spec.params[f_.spec.arranged[param].source].dtype);
   }
 
-  /// `chunk` when `a` can move whole chunks of that many elements with vector instructions,
-  /// else 0.
-  static int accepted(const Access &a, int bytes, int chunk) {
-    return chunk > 0 && planVectorAccess(a, bytes, chunk) ? chunk : 0;
-  }
-
-  /// `load` with `chunk` recorded (itself when the chunk is 0).
-  static kir::Value chunked(const kir::Value &load, int chunk) {
-    return chunk > 0 ? kir::withVectorChunk(load, chunk) : load;
+  /// `chunk` when the access `a` of `param` can move whole chunks of that many elements with
+  /// vector instructions (its launch-time condition is then added), else 0.
+  int accepted(const Access &a, int param, int chunk) {
+    const std::optional<VectorAccess> plan =
+        chunk > 0 ? planVectorAccess(a, elementBytes(param), chunk) : std::nullopt;
+    if (!plan)
+      return 0;
+    const int source = f_.spec.arranged[param].source;
+    for (VectorCondition &c : conditions)
+      if (c.param == source && c.dim == plan->dim) {
+        c.width = std::max(c.width, plan->width);
+        return chunk;
+      }
+    conditions.push_back({source, plan->dim, plan->width});
+    return chunk;
   }
 
   /// `v` with its loads of blocked register tiles chunked.
@@ -68,8 +80,8 @@ private:
         [&](const kir::Value &n, const std::vector<kir::Value> &) -> kir::Value {
           if (n->kind != kir::ValueKind::Load || n->type.layout)
             return nullptr;
-          Access a = access(n->param, n->subscripts);
-          const int chunk = accepted(a, elementBytes(n->param), registerChunk(a, threads_));
+          const Access a = access(n->param, n->subscripts);
+          const int chunk = accepted(a, n->param, registerChunk(a, threads_));
           return chunk > 0 ? kir::withVectorChunk(n, chunk) : nullptr;
         },
         memo);
@@ -79,9 +91,10 @@ private:
   kir::Stmt dotLoop(const kir::Stmt &s, const DotLoop &loop) {
     std::unordered_map<const kir::ValueNode *, kir::Value> operands;
     for (const kir::Value *load : {&loop.a, &loop.b}) {
-      Access a = access((*load)->param, (*load)->subscripts);
-      operands[load->get()] =
-          chunked(*load, accepted(a, elementBytes((*load)->param), kDotLoopChunk));
+      const int chunk =
+          accepted(access((*load)->param, (*load)->subscripts), (*load)->param, kDotLoopChunk);
+      if (chunk > 0)
+        operands[load->get()] = kir::withVectorChunk(*load, chunk);
     }
     kir::ValueMemo memo;
     const kir::Stmt &update = s->body[0];
@@ -100,22 +113,20 @@ private:
     const kir::Value &staged = s->value, &load = staged->operands[0];
     const int chunk = asyncCopyChunk(load->type.dtype);
     const Expr &row = load->type.shape.back();
-    if (!row.isConst() || row.constValue() % chunk != 0)
-      return s;
-    Access a = access(load->param, load->subscripts);
-    const int accepted = ChunkPlanner::accepted(a, elementBytes(load->param), chunk);
-    if (accepted == 0)
+    if (!row.isConst() || row.constValue() % chunk != 0 ||
+        accepted(access(load->param, load->subscripts), load->param, chunk) == 0)
       return s;
     return kir::makeAsyncCopy(
-        kir::withLayout(staged, staged->type.layout, {kir::withVectorChunk(load, accepted)}),
-        s->begin, s->end);
+        kir::withLayout(staged, staged->type.layout, {kir::withVectorChunk(load, chunk)}), s->begin,
+        s->end);
   }
 
+  /// A store with its loads chunked, then itself (the order the conditions list them in).
   kir::Stmt store(const kir::Stmt &s) {
-    Access a = access(s->param, s->subscripts);
-    const int bytes = elementBytes(s->param);
-    const int chunk = accepted(a, bytes, storeChunk(s->value->type.layout, a, threads_, bytes));
     kir::Stmt stored = kir::makeStore(s->param, s->subscripts, registerLoads(s->value));
+    const Access a = access(s->param, s->subscripts);
+    const int chunk = accepted(
+        a, s->param, storeChunk(s->value->type.layout, a, threads_, elementBytes(s->param)));
     return chunk > 0 ? kir::withVectorChunk(stored, chunk) : stored;
   }
 
@@ -145,11 +156,13 @@ private:
 
 } // namespace
 
-kir::Function planVectorChunks(const kir::Function &laid, const GridInfo &grid, int threads,
-                               const GpuTarget &gpu) {
-  kir::Function out = laid;
-  out.body = ChunkPlanner(laid, grid, threads, gpu).stmts(laid.body);
-  return out;
+VectorPlan planVectorChunks(const kir::Function &laid, const GridInfo &grid, int threads,
+                            const GpuTarget &gpu) {
+  ChunkPlanner planner(laid, grid, threads, gpu);
+  VectorPlan plan{laid, {}};
+  plan.function.body = planner.stmts(laid.body);
+  plan.conditions = std::move(planner.conditions);
+  return plan;
 }
 
 } // namespace ntc::passes

@@ -1,7 +1,7 @@
 // plan-vector-chunks (passes/PlanVectorChunks.cpp) records on the IR of the program with
 // vector accesses which accesses move whole chunks, and how many elements each chunk holds;
 // the printer prints exactly that and the dispatcher checks the parameters those accesses walk
-// (vectorConditions). A GEMM main loop copies its operands in 16-byte chunks (8 float16), its
+// (the conditions the pass collects). A GEMM main loop copies its operands in 16-byte chunks (8 float16), its
 // Mma accumulator is stored in fragment rows (8 float16 per thread after the quad exchange, 2
 // float32 without it); a blocked register tile loads and stores the blocked layout's chunk; a
 // tile whose lanes walk memory with a stride stays element by element and adds no condition.

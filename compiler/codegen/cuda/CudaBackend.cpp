@@ -142,11 +142,12 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
     // by the cyclic one (then the twin is laid out again, and its shared memory may differ).
     if (usesChunkedLayout(shared.function))
       shared = layOut(f, unlaid, p.name + "_vec", p.threads, gpu, trace, false);
-    const kir::Function chunked = passes::planVectorChunks(shared.function, grid, p.threads, gpu);
+    const passes::VectorPlan vector =
+        passes::planVectorChunks(shared.function, grid, p.threads, gpu);
     if (trace)
       *trace << "// -----// IR after plan-vector-chunks (" << p.name << "_vec) //----- //\n"
-             << kir::print(chunked);
-    p.vector = passes::vectorConditions(chunked, grid);
+             << kir::print(vector.function);
+    p.vector = vector.conditions;
     if (!p.vector.empty()) {
       p.vectorPrograms = passes::programsPerBlock(shared.function, p.threads);
       p.vectorSmem = p.vectorPrograms == 1 ? shared.totalBytes
@@ -156,7 +157,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
          << (p.vectorPrograms > 1 ? "; " + std::to_string(p.vectorPrograms) + " programs per block"
                                   : "")
          << "; vector accesses (the dispatcher checked strides and alignment).\n";
-      emitProgram(chunked, grid, p.name + "_vec",
+      emitProgram(vector.function, grid, p.name + "_vec",
                   CudaDialect(p.threads, gpu, p.vector, p.vectorPrograms,
                               perProgramSmem(shared.totalBytes)),
                   os);

@@ -13,9 +13,9 @@ namespace ntc::codegen {
 class CudaDialect : public Dialect {
 public:
   /// A dialect for programs of `threads` threads (their dynamic shared memory is placed by
-  /// passes::allocateShared). With `vectorConditions` (those of passes::vectorConditions, which
-  /// the dispatcher checks before the launch; each implies stride 1 in its dimension) the
-  /// accesses that qualify are compiled with vector instructions.
+  /// passes::allocateShared). `vectorConditions` are those of passes::planVectorChunks, which
+  /// the dispatcher checks before the launch of the program with vector accesses: each implies
+  /// stride 1 in its dimension.
   /// `programs` > 1 (passes::programsPerBlock): a block runs that many one-warp programs,
   /// each with `smemPerProgram` bytes of the dynamic shared memory.
   CudaDialect(int threads, const GpuTarget &gpu,
