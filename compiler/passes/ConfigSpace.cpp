@@ -49,16 +49,6 @@ bool pipelinesLoads(const kir::Function &pipelined) {
   return found;
 }
 
-/// True when `f` reduces tiles and multiplies none (a memory-bound reduction such as softmax).
-bool reducesWithoutProducts(const kir::Function &f) {
-  bool reduces = false, multiplies = false;
-  kir::forEachValue(f.body, [&](const kir::Value &v) {
-    reduces |= v->kind == kir::ValueKind::Reduce;
-    multiplies |= v->kind == kir::ValueKind::Dot;
-  });
-  return reduces && !multiplies;
-}
-
 /// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
 /// them (pipelined and laid out; the element-by-element twin needs no more shared memory).
 SharedPlan layOut(const kir::Function &specialized, int threads, const GpuTarget &gpu) {

@@ -105,9 +105,8 @@ std::optional<std::tuple<double, int, int64_t, int64_t>> score(const kir::Functi
   const int64_t epilogueLoad = largestLoadOutsideDotLoops(specialized, threads, gpu);
   kir::forEachStmt(specialized.body, [&](const kir::Stmt &s) {
     if (auto loop = planDotLoop(s, threads, gpu)) {
-      const int64_t perThread = epilogueLoad >= loop->bm * loop->bn
-                                    ? kEpilogueAccumulatorsPerThread
-                                    : kAccumulatorRegisters;
+      const int64_t perThread = epilogueLoad >= loop->bm * loop->bn ? kEpilogueAccumulatorsPerThread
+                                                                    : kAccumulatorRegisters;
       if (loop->bm * loop->bn > perThread * threads)
         fits = false;
       double intensity = double(loop->bm * loop->bn) / double(loop->bm + loop->bn);
@@ -151,15 +150,21 @@ std::map<std::string, int64_t> probeValues(const kir::Function &f,
   return values;
 }
 
+bool reducesWithoutProducts(const kir::Function &f) {
+  bool reduces = false, multiplies = false;
+  kir::forEachValue(f.body, [&](const kir::Value &v) {
+    reduces |= v->kind == kir::ValueKind::Reduce;
+    multiplies |= v->kind == kir::ValueKind::Dot;
+  });
+  return reduces && !multiplies;
+}
+
 int blockThreads(const kir::Function &specialized, const GpuTarget &gpu) {
   if (gpu.knobs.threads > 0)
     return gpu.knobs.threads;
   int64_t largest = 1;
-  bool reduces = false, multiplies = false;
   kir::forEachValue(specialized.body, [&](const kir::Value &v) {
     largest = std::max(largest, numel(v->type.shape));
-    reduces |= v->kind == kir::ValueKind::Reduce;
-    multiplies |= v->kind == kir::ValueKind::Dot;
   });
   // A program that reduces tiles without multiplying them is bound by memory: more elements
   // per thread put more of its loads in flight at once and more of each reduction in a
@@ -167,7 +172,7 @@ int blockThreads(const kir::Function &specialized, const GpuTarget &gpu) {
   // the count (chunks of at most 4 elements; cyclic for element-by-element accesses, see
   // assign-cyclic-layouts), so both the vector program and its element-by-element twin get 8.
   const int64_t perThread =
-      reduces && !multiplies ? kReductionElementsPerThread : kElementsPerThread;
+      reducesWithoutProducts(specialized) ? kReductionElementsPerThread : kElementsPerThread;
   int threads = 32;
   while (threads < 256 && threads * perThread < largest)
     threads *= 2;

@@ -147,6 +147,10 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
 /// The number of elements of a specialized tile shape (every extent a constant).
 int64_t shapeElements(const std::vector<Expr> &shape);
 
+/// True when `f` reduces tiles and multiplies none: a memory-bound reduction such as a row-wise
+/// softmax (more elements per thread by default, and a `warps` tuning knob).
+bool reducesWithoutProducts(const kir::Function &f);
+
 /// Threads of the block that runs one program on the GPU: from the largest tile, 32 to 256
 /// (4 elements per thread; 8 for programs that reduce tiles and multiply none), at most one warp
 /// per 16 rows of the shortest float16/bfloat16 product outside GEMM loops; a program with a
