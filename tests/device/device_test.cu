@@ -1213,6 +1213,28 @@ template <int WM, int WN, int M, int N> void layout_test(const char *name) {
   check<float>(n + " transposing conversion", part(4 * S::numel + 3 * M + N, S::numel), x);
 }
 
+/// cast of an Mma-layout float tile to float16/bfloat16 (the operand of a second product, as
+/// attention's p): threads without NaNs take the packed conversion, the others narrow_float;
+/// both must match ntc::cpu bit for bit, NaN payloads included.
+template <class To, int WM, int WN, int M, int N> void layout_cast_test(const char *name) {
+  constexpr int Th = 32 * WM * WN;
+  using S = Shape<M, N>;
+  using H = host_t<To>;
+  const hvec<float> in = conversion_inputs<float>(S::numel);
+  DevBuf<float> din(in);
+  DevBuf<To> dout(S::numel);
+  const float *pi = din.ptr;
+  To *po = dout.ptr;
+  launch<Th>(
+      [=] __device__(Smem) {
+        const auto x = dev::load<float, S, dev::Mma<WM, WN>>(pi, 0.0f, RowMajor<S>{});
+        dev::store(po, dev::cast<To>(x), RowMajor<S>{0});
+      },
+      0);
+  check<H>(std::string("layout cast ") + name, dout.get(),
+           cpu::cast<H>(host_tile<float>(shape_of<S>(), in)), bits());
+}
+
 /// A·B with A in the DotA layout and B in shared memory (plain and transposed), and an
 /// accumulator tile converted to A operand (registers when WN = 1).
 template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(const char *name) {
@@ -1339,6 +1361,8 @@ static void test_layouts() {
   swizzled_dot_test<__nv_bfloat16, 4, 64, 32, 32, 64>("bfloat16 4x1 64x32x32, 64-byte rows");
   swizzled_dot_test<__half, 4, 64, 16, 16, 32>("float16 4x1 64x16x16, 32-byte rows");
   swizzled_dot_test<__half, 2, 32, 64, 64, 128>("float16 2x1 32x64x64 (ldmatrix)");
+  layout_cast_test<__half, 4, 1, 64, 64>("float -> float16 mma 4x1 (64,64)");
+  layout_cast_test<__nv_bfloat16, 2, 2, 32, 48>("float -> bfloat16 mma 2x2 (32,48)");
 }
 
 // =================================================================================================

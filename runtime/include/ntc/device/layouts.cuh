@@ -922,13 +922,19 @@ __device__ inline void ldmatrix_x2(uint32_t (&r)[2], const void *row) {
 }
 #endif
 
-/// Two 16-bit elements as one .b32 register (lo in the low half).
+/// Two 16-bit elements as one .b32 register (lo in the low half); float16 and bfloat16 pairs by
+/// join_pair (one `mov.b32 r, {lo, hi}`, which ptxas folds into the packed conversion that made
+/// the pair).
 template <class T> __device__ inline uint32_t pack_half2(T lo, T hi) {
   static_assert(sizeof(T) == 2, "ntc::dev: 16-bit elements");
-  uint16_t a, b;
-  std::memcpy(&a, &lo, 2);
-  std::memcpy(&b, &hi, 2);
-  return uint32_t(a) | (uint32_t(b) << 16);
+  if constexpr (is_half_v<T>) {
+    return join_pair(lo, hi);
+  } else {
+    uint16_t a, b;
+    std::memcpy(&a, &lo, 2);
+    std::memcpy(&b, &hi, 2);
+    return uint32_t(a) | (uint32_t(b) << 16);
+  }
 }
 
 } // namespace detail

@@ -447,16 +447,24 @@ __device__ inline LTile<U, S, L> cast(const LTile<T, S, L> &t) {
 #pragma unroll
     for (int s = 0; s < t.Slots; s += 2)
       nan = nan || detail::either_nan(t.v[s], t.v[s + 1]);
-    LTile<U, S, L> r;
+    // Both branches produce pair words, so that where they join, ptxas keeps each pair in one
+    // register (joined as separate halves, every pair took two byte permutes more, and another
+    // when an mma fragment packed it again).
+    uint32_t words[LTile<T, S, L>::Slots / 2];
     if (nan) {
 #pragma unroll
-      for (int s = 0; s < r.Slots; ++s)
-        r.v[s] = detail::narrow_float<U>(t.v[s]);
+      for (int s = 0; s < t.Slots; s += 2)
+        words[s / 2] =
+            detail::join_pair(detail::narrow_float<U>(t.v[s]), detail::narrow_float<U>(t.v[s + 1]));
     } else {
 #pragma unroll
-      for (int s = 0; s < r.Slots; s += 2)
-        detail::narrow_float_pair(t.v[s], t.v[s + 1], r.v[s], r.v[s + 1]);
+      for (int s = 0; s < t.Slots; s += 2)
+        words[s / 2] = detail::narrow_float_pair<U>(t.v[s], t.v[s + 1]);
     }
+    LTile<U, S, L> r;
+#pragma unroll
+    for (int s = 0; s < r.Slots; s += 2)
+      detail::split_pair(words[s / 2], r.v[s], r.v[s + 1]);
     return r;
   } else {
     return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
