@@ -569,6 +569,8 @@ template <class T, int Rows, int Cols, class L> struct shared_map;
 template <class T, int Rows, int Cols> struct shared_map<T, Rows, Cols, Padded> {
   static constexpr int pitch = Cols + 16 / int(sizeof(T));
   static constexpr std::size_t bytes = smem_align(sizeof(T) * std::size_t(Rows) * pitch);
+  /// offset(r + k · row_period, c) = offset(r, c) + k · row_period · row_stride.
+  static constexpr int row_period = 1, row_stride = pitch;
   NTC_DEV_HD static constexpr int offset(int r, int c) { return r * pitch + c; }
 };
 
@@ -578,6 +580,9 @@ template <class T, int Rows, int Cols, int B> struct shared_map<T, Rows, Cols, S
   /// Elements of one row of a column block.
   static constexpr int block_cols = B / int(sizeof(T));
   static constexpr std::size_t bytes = sizeof(T) * std::size_t(Rows) * Cols;
+  /// offset(r + k · row_period, c) = offset(r, c) + k · row_period · row_stride: the swizzle
+  /// repeats every eight rows (1024 bytes of a column block).
+  static constexpr int row_period = 8, row_stride = block_cols;
   NTC_DEV_HD static constexpr int offset(int r, int c) {
     return layout::block_swizzled_offset(r, c, Rows, B, int(sizeof(T)));
   }
@@ -715,17 +720,23 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
     const T *origin = base + affine.origin();
     if constexpr (Th % per_row == 0) {
       // Each thread keeps its column, and its rows are Th / per_row apart: one source address
-      // per thread, advanced by a fixed step (the global side of a chunk is one add).
+      // per thread, advanced by a fixed step (the global side of a chunk is one add); when the
+      // step is a whole number of the layout's row periods, the destination too (one offset
+      // computed per thread, not one per chunk).
       constexpr int rows_per_step = Th / per_row;
-      const int row0 = int(threadIdx.x) / per_row, col = int(threadIdx.x) % per_row * Chunk;
+      const int row0 = int(threadIdx.x / unsigned(per_row));
+      const int col = int(threadIdx.x % unsigned(per_row)) * Chunk;
       const T *source = origin + row0 * affine.stride0 + col * affine.stride1;
       const long long step = rows_per_step * affine.stride0;
+      T *const destination = buffer + Map::offset(row0, col);
 #pragma unroll
       for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
         if (chunks % Th != 0 && i * Th + int(threadIdx.x) >= chunks)
           break;
-        ::ntc::dev::detail::cp_async_16(buffer + Map::offset(row0 + i * rows_per_step, col),
-                                        source + i * step);
+        T *dst = rows_per_step % Map::row_period == 0
+                     ? destination + i * rows_per_step * Map::row_stride
+                     : buffer + Map::offset(row0 + i * rows_per_step, col);
+        ::ntc::dev::detail::cp_async_16(dst, source + i * step);
       }
     } else {
 #pragma unroll
