@@ -313,27 +313,20 @@ __device__ inline bool either_nan(float a, float b) {
 /// Two float16/bfloat16 elements as one 32-bit word, `first` in the low half (one
 /// `mov.b32 r, {first, second}`).
 template <class To> __device__ inline uint32_t join_pair(To first, To second) {
-  uint32_t word;
-  if constexpr (std::is_same_v<To, float16>) {
-    const __half2 h = __halves2half2(first, second);
-    std::memcpy(&word, &h, 4);
-  } else {
-    const __nv_bfloat162 h = __halves2bfloat162(first, second);
-    std::memcpy(&word, &h, 4);
-  }
-  return word;
+  if constexpr (std::is_same_v<To, float16>)
+    return bit_cast<uint32_t>(__halves2half2(first, second));
+  else
+    return bit_cast<uint32_t>(__halves2bfloat162(first, second));
 }
 
 /// The two float16/bfloat16 elements of a join_pair word.
 template <class To> __device__ inline void split_pair(uint32_t word, To &first, To &second) {
   if constexpr (std::is_same_v<To, float16>) {
-    __half2 h;
-    std::memcpy(&h, &word, 4);
+    const auto h = bit_cast<__half2>(word);
     first = __low2half(h);
     second = __high2half(h);
   } else {
-    __nv_bfloat162 h;
-    std::memcpy(&h, &word, 4);
+    const auto h = bit_cast<__nv_bfloat162>(word);
     first = __low2bfloat16(h);
     second = __high2bfloat16(h);
   }
@@ -342,15 +335,10 @@ template <class To> __device__ inline void split_pair(uint32_t word, To &first, 
 /// Two floats, neither NaN, → float16/bfloat16 as narrow_float rounds them, as a join_pair word,
 /// through one packed conversion (cvt.rn.f16x2.f32 / .bf16x2).
 template <class To> __device__ inline uint32_t narrow_float_pair(float a, float b) {
-  uint32_t word;
-  if constexpr (std::is_same_v<To, float16>) {
-    const __half2 h = __floats2half2_rn(a, b);
-    std::memcpy(&word, &h, 4);
-  } else {
-    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
-    std::memcpy(&word, &h, 4);
-  }
-  return word;
+  if constexpr (std::is_same_v<To, float16>)
+    return bit_cast<uint32_t>(__floats2half2_rn(a, b));
+  else
+    return bit_cast<uint32_t>(__floats2bfloat162_rn(a, b));
 }
 
 /// 2^x by the special-function unit (ex2.approx.ftz.f32): exp2f's accuracy for normal results,
