@@ -6,7 +6,7 @@
 // index tuple of the layout before it. Evaluating a position walks the maps back to the
 // source; the position is masked (-1) as soon as one tuple on the way leaves its extents
 // (0 <= index < extent): NineToothed's mask, the conjunction of every node's bounds
-// (shared/reference/ninetoothed.md §1.3-1.4). ntc's decisions where NineToothed has none
+// (docs/dsl.md). ntc's decisions where NineToothed has none
 // (docs/decisions.md) are followed:
 //   * negative dimensions count from the end; flatten's end is exclusive;
 //   * expand and squeeze need an extent of 1, and expand an extent of -1 or at least 0;
