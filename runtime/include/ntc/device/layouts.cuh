@@ -933,25 +933,6 @@ __device__ inline void ldmatrix_x2(uint32_t (&r)[2], const void *row) {
 }
 #endif
 
-/// Two 16-bit elements as one .b32 register (lo in the low half); float16 and bfloat16 pairs by
-/// join_pair (one `mov.b32 r, {lo, hi}`, which ptxas folds into the packed conversion that made
-/// the pair).
-template <class T> __device__ inline uint32_t pack_half2(T lo, T hi) {
-  static_assert(sizeof(T) == 2, "ntc::dev: 16-bit elements");
-  if constexpr (is_half_v<T>) {
-    return join_pair(lo, hi);
-  } else {
-    uint16_t a, b;
-    std::memcpy(&a, &lo, 2);
-    std::memcpy(&b, &hi, 2);
-    return uint32_t(a) | (uint32_t(b) << 16);
-  }
-}
-
-} // namespace detail
-
-namespace detail {
-
 /// True when a product with result layout Mma<WM, WN> on shape S, B in shared layout L, runs as
 /// wgmma on sm_90a: B swizzled, warps along M only, each warp one 16-row slab (WM / 4
 /// warpgroups of 64 rows), and N one instruction wide.
@@ -980,7 +961,7 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
     for (int kk = 0; kk < KT; ++kk)
 #pragma unroll
       for (int q = 0; q < 4; ++q)
-        af[kk][q] = wgmma_fragment(pack_half2(a.v[kk * 8 + 2 * q], a.v[kk * 8 + 2 * q + 1]), zero);
+        af[kk][q] = wgmma_fragment(join_pair(a.v[kk * 8 + 2 * q], a.v[kk * 8 + 2 * q + 1]), zero);
     fence_operands(r.v);
     fence_operands(af);
     wgmma_fence();
@@ -1010,8 +991,7 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
     for (int mi = 0; mi < Map::MT; ++mi)
 #pragma unroll
       for (int q = 0; q < 4; ++q)
-        af[mi][q] =
-            pack_half2(a.v[(mi * KT + kk) * 8 + 2 * q], a.v[(mi * KT + kk) * 8 + 2 * q + 1]);
+        af[mi][q] = join_pair(a.v[(mi * KT + kk) * 8 + 2 * q], a.v[(mi * KT + kk) * 8 + 2 * q + 1]);
         // B fragments two at a time (ldmatrix.x4: fragments ni and ni + 1), the last one alone.
 #pragma unroll
     for (int ni = 0; ni < Map::NT; ni += 2) {
