@@ -650,6 +650,33 @@ __device__ inline void async_commit() {
 /// The width (elements) of the chunks async_copy moves at once; 0: element by element.
 template <int W> struct chunk_width {};
 
+namespace detail {
+
+/// One chunk of async_copy: the Chunk elements from `index` along the row, to `dst`. By cp.async
+/// when chunk(index) reports them in bounds, else element by element at once.
+template <class T, int Chunk, class F, class G>
+__device__ inline void copy_chunk(T *dst, const T *base, T fill, F &offset, G &chunk,
+                                  int (&index)[2]) {
+  const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (first != masked) {
+    ::ntc::dev::detail::cp_async_16(dst, base + first);
+    return;
+  }
+#else
+  (void)first;
+#endif
+  const int col = index[1];
+#pragma unroll
+  for (int j = 0; j < Chunk; ++j) {
+    index[1] = col + j;
+    const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+    dst[j] = off != masked ? base[off] : fill;
+  }
+}
+
+} // namespace detail
+
 /// Starts copying the R×C tile of shape S whose element at index I is base[offset(I)] (`fill`
 /// where masked) into the shared buffer at byte `byte_offset`, in shared layout L (that of
 /// SharedTile<T, S, false, L>: a buffer written row by row; Padded or Swizzled). With Chunk > 0,
@@ -675,22 +702,8 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
         break;
       const int row = c / per_row, col = (c % per_row) * Chunk;
       int index[2] = {row, col};
-      T *dst = buffer + Map::offset(row, col);
-      const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      if (first != masked) {
-        ::ntc::dev::detail::cp_async_16(dst, base + first);
-        continue;
-      }
-#else
-      (void)first;
-#endif
-#pragma unroll
-      for (int j = 0; j < Chunk; ++j) {
-        index[1] = col + j;
-        const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
-        dst[j] = off != masked ? base[off] : fill;
-      }
+      detail::copy_chunk<T, Chunk>(buffer + Map::offset(row, col), base, fill, offset, chunk,
+                                   index);
     }
   } else {
     (void)chunk;
@@ -711,43 +724,56 @@ __device__ inline void async_copy(Smem smem, std::size_t byte_offset, const T *b
                                   chunk_width<Chunk> width, F offset, G chunk,
                                   affine_tile<Full, Origin> affine) {
   static_assert(S::rank == 2 && Chunk > 0, "ntc::dev::async_copy: affine forms of 16-byte chunks");
+  constexpr int R = S::dim(0), C = S::dim(1);
+  constexpr int per_row = C / Chunk, chunks = R * per_row;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if (affine.full()) {
-    constexpr int R = S::dim(0), C = S::dim(1);
-    using Map = typename SharedTile<T, S, false, L>::map;
-    constexpr int per_row = C / Chunk, chunks = R * per_row;
-    T *buffer = smem.as<T>(byte_offset);
-    const T *origin = base + affine.origin();
-    if constexpr (Th % per_row == 0) {
-      // Each thread keeps its column, and its rows are Th / per_row apart: one source address
-      // per thread, advanced by a fixed step (the global side of a chunk is one add); when the
-      // step is a whole number of the layout's row periods, the destination too (one offset
-      // computed per thread, not one per chunk).
-      constexpr int rows_per_step = Th / per_row;
-      const int row0 = int(threadIdx.x / unsigned(per_row));
-      const int col = int(threadIdx.x % unsigned(per_row)) * Chunk;
-      const T *source = origin + row0 * affine.stride0 + col * affine.stride1;
+  using Map = typename SharedTile<T, S, false, L>::map;
+  T *buffer = smem.as<T>(byte_offset);
+  if constexpr (Th % per_row == 0) {
+    // Each thread keeps its column, and its rows are Th / per_row apart: one source address per
+    // thread, advanced by a fixed step (the global side of a chunk is one add); when the step is
+    // a whole number of the layout's row periods, the destination too (one offset computed per
+    // thread, not one per chunk). The fallback walks the same chunks from the same row, column
+    // and destination: with indices of its own, derived from the thread index anew, ptxas
+    // recomputed them in every iteration of a pipelined loop, ahead of the test of full().
+    constexpr int rows_per_step = Th / per_row;
+    const int row0 = int(threadIdx.x / unsigned(per_row));
+    const int col = int(threadIdx.x % unsigned(per_row)) * Chunk;
+    T *const destination = buffer + Map::offset(row0, col);
+    const auto chunk_destination = [&](int i) {
+      return rows_per_step % Map::row_period == 0
+                 ? destination + i * rows_per_step * Map::row_stride
+                 : buffer + Map::offset(row0 + i * rows_per_step, col);
+    };
+    if (affine.full()) {
+      const T *source = base + affine.origin() + row0 * affine.stride0 + col * affine.stride1;
       const long long step = rows_per_step * affine.stride0;
-      T *const destination = buffer + Map::offset(row0, col);
 #pragma unroll
       for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
         if (chunks % Th != 0 && i * Th + int(threadIdx.x) >= chunks)
           break;
-        T *dst = rows_per_step % Map::row_period == 0
-                     ? destination + i * rows_per_step * Map::row_stride
-                     : buffer + Map::offset(row0 + i * rows_per_step, col);
-        ::ntc::dev::detail::cp_async_16(dst, source + i * step);
+        ::ntc::dev::detail::cp_async_16(chunk_destination(i), source + i * step);
       }
-    } else {
+      return;
+    }
 #pragma unroll
-      for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
-        const int c = i * Th + int(threadIdx.x);
-        if (chunks % Th != 0 && c >= chunks)
-          break;
-        const int row = c / per_row, col = (c % per_row) * Chunk;
-        ::ntc::dev::detail::cp_async_16(buffer + Map::offset(row, col),
-                                        origin + row * affine.stride0 + col * affine.stride1);
-      }
+    for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
+      if (chunks % Th != 0 && i * Th + int(threadIdx.x) >= chunks)
+        break;
+      int index[2] = {row0 + i * rows_per_step, col};
+      detail::copy_chunk<T, Chunk>(chunk_destination(i), base, fill, offset, chunk, index);
+    }
+    return;
+  } else if (affine.full()) {
+    const T *origin = base + affine.origin();
+#pragma unroll
+    for (int i = 0; i < (chunks + Th - 1) / Th; ++i) {
+      const int c = i * Th + int(threadIdx.x);
+      if (chunks % Th != 0 && c >= chunks)
+        break;
+      const int row = c / per_row, col = (c % per_row) * Chunk;
+      ::ntc::dev::detail::cp_async_16(buffer + Map::offset(row, col),
+                                      origin + row * affine.stride0 + col * affine.stride1);
     }
     return;
   }
