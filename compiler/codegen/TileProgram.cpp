@@ -629,7 +629,8 @@ private:
       const std::string acc =
           v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
       return {ns_ + "::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
-                  asTile(v->operands[1], in) + acc + scratch + d_.dotPrecision(v->precision) + ")",
+                  asTile(v->operands[1], in) + acc + scratch + d_.dotPrecision(v->precision) +
+                  (v->aDies ? d_.dyingOperand() : std::string()) + ")",
               true};
     }
     case ValueKind::Trans:

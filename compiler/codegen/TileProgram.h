@@ -60,6 +60,8 @@ public:
   /// The extra argument of a dot call for a Dot's input precision ("tf32", "tf32x3"; "" for
   /// IEEE), with its leading comma; "" where the target has no choice (the CPU).
   virtual std::string dotPrecision(const std::string & /*precision*/) const { return ""; }
+  /// The trailing argument of a product whose A operand dies there (ValueNode::aDies).
+  virtual std::string dyingOperand() const { return ""; }
   /// The GPU target model of the programs (null on the CPU).
   virtual const GpuTarget *gpuTarget() const { return nullptr; }
   /// How many programs one block runs (passes::programsPerBlock; 1 on the CPU).

@@ -605,6 +605,8 @@ std::string valueString(const Function &f, const Value &v) {
       os << ", transpose";
     if (v->kind == ValueKind::Dot && !v->precision.empty())
       os << ", input_precision=" << v->precision;
+    if (v->kind == ValueKind::Dot && v->aDies)
+      os << ", a_dies";
     if (v->kind == ValueKind::SharedStage ||
         (v->kind == ValueKind::ConvertLayout && v->type.layout && v->type.layout->buffer >= 0))
       os << (v->operands.empty() ? "" : ", ") << "iteration " << v->integer.str() << " from "

@@ -81,6 +81,9 @@ struct ValueNode {
   /// Dot of float32 operands: NineToothed's input precision "tf32" or "tf32x3" (tensor cores on
   /// the GPU; the CPU multiplies in IEEE), or "" for IEEE.
   std::string precision;
+  /// Dot on the GPU: its A operand is a temporary that this product alone reads
+  /// (mark-dying-operands), so the tensor cores may take its registers as they are.
+  bool aDies = false;
   /// Load on the GPU path: elements per vector instruction of the program with vector
   /// accesses (plan-vector-chunks), 0 when it is read element by element.
   int vectorChunk = 0;

@@ -338,6 +338,10 @@ kir::Function assignCyclicLayouts(const kir::Function &laidOut, int threads);
 /// (see FuseDotAccumulate.cpp).
 kir::Function fuseDotAccumulate(const kir::Function &laidOut);
 
+/// mark-dying-operands (GPU): tensor-core products whose A operand is a conversion from another
+/// element type that no other value reads get ValueNode::aDies (see MarkDyingOperands.cpp).
+kir::Function markDyingOperands(const kir::Function &laidOut);
+
 /// pipeline-loads (GPU): in loops of step 1, the copies of loads into shared memory run ahead
 /// through a ring of stages, as deep as `gpu`'s shared memory allows without fewer programs per
 /// SM, with one wait per iteration (asynchronous copies; see PipelineLoads.cpp).
@@ -352,6 +356,14 @@ kir::Function swizzleShared(const kir::Function &pipelined);
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations
 /// communicates through shared memory or block barriers (see PackPrograms.cpp), else 1.
 int programsPerBlock(const kir::Function &laidOut, int threads);
+
+/// choose-min-blocks (GPU): the resident blocks per SM that `__launch_bounds__` asks ptxas to
+/// keep registers for: as many as `sharedBytes` of shared memory per block allow while each of
+/// the `blockThreads` threads keeps at least 128 registers and twice the registers its
+/// loop-carried and loop-invariant tiles (or its largest tile) take; 0: no request, and always
+/// for a program without tensor-core products (see ChooseMinBlocks.cpp).
+int minBlocksPerMultiprocessor(const kir::Function &laidOut, int blockThreads, int64_t sharedBytes,
+                               const GpuTarget &gpu);
 
 /// The shared memory of one program on the GPU.
 struct SharedPlan {

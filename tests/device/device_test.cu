@@ -1286,7 +1286,8 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
 /// dot with B copied by async_copy into a Swizzled<RowBytes> shared buffer, as rows of k (the
 /// tile) and as rows of n (its transpose), and the accumulating dot: on sm_90a through wgmma
 /// when one warp holds each 16-row slab and N is one instruction wide (WM a multiple of 4),
-/// otherwise through ldmatrix; against the CPU.
+/// otherwise through ldmatrix; against the CPU. Both products again with an A operand that dies
+/// at the product (a float tile cast to T, dying_operand: its registers go to wgmma as they are).
 template <class T, int WM, int M, int K, int N, int RowBytes>
 void swizzled_dot_test(const char *name) {
   constexpr int Th = 32 * WM;
@@ -1304,10 +1305,13 @@ void swizzled_dot_test(const char *name) {
   for (int k = 0; k < K; ++k)
     for (int j = 0; j < N; ++j)
       bt[j * K + k] = b[k * N + j];
+  hvec<float> a_float(SA::numel);
+  for (int i = 0; i < SA::numel; ++i)
+    a_float[i] = float(a[i]); // exact: the cast back to T gives a again
   DevBuf<T> da(a), db(b), dbt(bt);
-  DevBuf<float> dc(c), out(3 * SC::numel);
+  DevBuf<float> daf(a_float), dc(c), out(5 * SC::numel);
   const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
-  const float *pc = dc.ptr;
+  const float *paf = daf.ptr, *pc = dc.ptr;
   float *po = out.ptr;
   constexpr std::size_t rows_k = (dev::convert_smem_bytes<T, SA>() + 1023) / 1024 * 1024;
   constexpr std::size_t rows_n =
@@ -1332,6 +1336,15 @@ void swizzled_dot_test(const char *name) {
         dev::store(po, dev::dot<float>(x, yt), RowMajor<SC>{SC::numel});
         const auto acc = dev::load<float, SC, P>(pc, 0, RowMajor<SC>{});
         dev::store(po, dev::dot<float>(x, yt, acc), RowMajor<SC>{2 * SC::numel});
+        const auto x_float = dev::load<float, SA, P>(paf, 0, RowMajor<SA>{});
+        dev::store(po,
+                   dev::dot<float>(dev::convert_layout<dev::DotA<P>>(dev::cast<T>(x_float), smem),
+                                   y, smem, dev::dying_operand{}),
+                   RowMajor<SC>{3 * SC::numel});
+        dev::store(po,
+                   dev::dot<float>(dev::convert_layout<dev::DotA<P>>(dev::cast<T>(x_float), smem),
+                                   yt, acc, smem, dev::dying_operand{}),
+                   RowMajor<SC>{4 * SC::numel});
       },
       bytes);
   const auto x = host_tile<H>(shape_of<SA>(), a);
@@ -1343,8 +1356,14 @@ void swizzled_dot_test(const char *name) {
                rel(1e-3, 1e-3));
   check<float>(n + " (B rows n)", hvec<float>(o.begin() + SC::numel, o.begin() + 2 * SC::numel),
                want, rel(1e-3, 1e-3));
-  check<float>(n + " (accumulating)", hvec<float>(o.begin() + 2 * SC::numel, o.end()),
-               cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c)), rel(1e-3, 1e-3));
+  const auto with_acc = cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c));
+  check<float>(n + " (accumulating)",
+               hvec<float>(o.begin() + 2 * SC::numel, o.begin() + 3 * SC::numel), with_acc,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (dying A)", hvec<float>(o.begin() + 3 * SC::numel, o.begin() + 4 * SC::numel),
+               want, rel(1e-3, 1e-3));
+  check<float>(n + " (dying A, accumulating)", hvec<float>(o.begin() + 4 * SC::numel, o.end()),
+               with_acc, rel(1e-3, 1e-3));
 }
 
 static void test_layouts() {

@@ -73,13 +73,14 @@ bool usesChunkedLayout(const kir::Function &f) {
 passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
                           const std::string &name, int threads, const GpuTarget &gpu,
                           std::ostream *trace, bool elementwiseAccess) {
-  kir::Function laid = passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu));
+  kir::Function laid = passes::markDyingOperands(
+      passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu)));
   if (elementwiseAccess)
     laid = passes::assignCyclicLayouts(laid, threads);
   passes::SharedPlan shared =
       passes::allocateShared(passes::swizzleShared(passes::pipelineLoads(laid, gpu)), threads, gpu);
   if (trace) {
-    *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, "
+    *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, "
            << (elementwiseAccess ? "assign-cyclic-layouts, " : "")
            << "pipeline-loads, swizzle-shared and allocate-shared (" << name << ", " << threads
            << " threads, scratch " << shared.scratchBytes << " bytes, total " << shared.totalBytes
@@ -136,7 +137,10 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
        << (p.programs > 1 ? "; " + std::to_string(p.programs) + " programs per block" : "")
        << ".\n";
     emitProgram(shared.function, grid, p.name,
-                CudaDialect(p.threads, gpu, {}, p.programs, perProgramSmem(shared.totalBytes)), os);
+                CudaDialect(p.threads, gpu, {}, p.programs, perProgramSmem(shared.totalBytes),
+                            passes::minBlocksPerMultiprocessor(
+                                shared.function, p.threads * p.programs, p.smem, gpu)),
+                os);
     // The vector-access twin, when the dispatcher can check its conditions. Its accesses are
     // planned on the blocked layout, which the element-by-element program may have replaced
     // by the cyclic one (then the twin is laid out again, and its shared memory may differ).
@@ -157,10 +161,12 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
          << (p.vectorPrograms > 1 ? "; " + std::to_string(p.vectorPrograms) + " programs per block"
                                   : "")
          << "; vector accesses (the dispatcher checked strides and alignment).\n";
-      emitProgram(vector.function, grid, p.name + "_vec",
-                  CudaDialect(p.threads, gpu, p.vector, p.vectorPrograms,
-                              perProgramSmem(shared.totalBytes)),
-                  os);
+      emitProgram(
+          vector.function, grid, p.name + "_vec",
+          CudaDialect(p.threads, gpu, p.vector, p.vectorPrograms, perProgramSmem(shared.totalBytes),
+                      passes::minBlocksPerMultiprocessor(
+                          vector.function, p.threads * p.vectorPrograms, p.vectorSmem, gpu)),
+          os);
     }
     programs[key] = p;
   }

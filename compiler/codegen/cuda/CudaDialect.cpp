@@ -50,11 +50,13 @@ std::string CudaDialect::broadcastTo(const std::string &x,
 }
 
 std::string CudaDialect::prologue(const kir::Function &f, const std::string &name) const {
-  const std::string head = "template <class Index>\n__global__ void __launch_bounds__(" +
-                           std::to_string(threads_ * programs_) + ") " + name + "(const " +
-                           argsStructName(f.spec) +
-                           " ntc_args) {\n  extern __shared__ __align__(1024) unsigned char "
-                           "ntc_smem_buffer[];\n";
+  const std::string head =
+      "template <class Index>\n__global__ void __launch_bounds__(" +
+      std::to_string(threads_ * programs_) +
+      (minBlocks_ > 0 ? ", sizeof(Index) == 4 ? " + std::to_string(minBlocks_) + " : 1" : "") +
+      ") " + name + "(const " + argsStructName(f.spec) +
+      " ntc_args) {\n  extern __shared__ __align__(1024) unsigned char "
+      "ntc_smem_buffer[];\n";
   if (programs_ == 1)
     return head + "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n"
                   "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
@@ -75,6 +77,8 @@ std::string CudaDialect::dotPrecision(const std::string &precision) const {
     return ", ntc::dev::tf32_inputs<3>{}";
   return "";
 }
+
+std::string CudaDialect::dyingOperand() const { return ", ntc::dev::dying_operand{}"; }
 
 int CudaDialect::dotLoopThreads() const { return threads_; }
 

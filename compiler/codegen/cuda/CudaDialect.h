@@ -17,12 +17,15 @@ public:
   /// the dispatcher checks before the launch of the program with vector accesses: each implies
   /// stride 1 in its dimension.
   /// `programs` > 1 (passes::programsPerBlock): a block runs that many one-warp programs,
-  /// each with `smemPerProgram` bytes of the dynamic shared memory.
+  /// each with `smemPerProgram` bytes of the dynamic shared memory. `minBlocks` > 0: the
+  /// resident blocks per SM that __launch_bounds__ asks registers for
+  /// (passes::minBlocksPerMultiprocessor), in the program of 32-bit indices only: 64-bit index
+  /// arithmetic takes registers that the request does not count.
   CudaDialect(int threads, const GpuTarget &gpu,
               std::vector<passes::VectorCondition> vectorConditions = {}, int programs = 1,
-              int64_t smemPerProgram = 0)
+              int64_t smemPerProgram = 0, int minBlocks = 0)
       : threads_(threads), gpu_(gpu), vectorConditions_(std::move(vectorConditions)),
-        programs_(programs), smemPerProgram_(smemPerProgram) {}
+        programs_(programs), smemPerProgram_(smemPerProgram), minBlocks_(minBlocks) {}
   std::string ns() const override;
   std::string element(DType t) const override;
   std::string laneIndexType() const override;
@@ -40,6 +43,7 @@ public:
   std::string epilogue() const override;
   int dotLoopThreads() const override;
   std::string dotPrecision(const std::string &precision) const override;
+  std::string dyingOperand() const override;
   const GpuTarget *gpuTarget() const override { return &gpu_; }
   bool unitStride(int param, int dim) const override;
   int programsPerBlock() const override { return programs_; }
@@ -50,6 +54,7 @@ private:
   std::vector<passes::VectorCondition> vectorConditions_;
   int programs_;
   int64_t smemPerProgram_;
+  int minBlocks_;
 };
 
 } // namespace ntc::codegen

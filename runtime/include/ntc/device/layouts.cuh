@@ -966,8 +966,9 @@ template <class S, int WM, int WN, class L>
 inline constexpr bool wgmma_product_v = is_swizzled_v<L> &&WN == 1 && WM % 4 == 0 &&
                                         S::dim(0) == 16 * WM &&wgmma_n_v<S::dim(1)>;
 
-/// r (+)= a · b on the tensor cores (see dot below); `fresh`: r holds nothing yet.
-template <class T, class SA, class SB, bool Tr, class L, int WM, int WN, class S>
+/// r (+)= a · b on the tensor cores (see dot below); `fresh`: r holds nothing yet; ADies: a is
+/// a temporary that no one reads after this product (dying_operand).
+template <bool ADies, class T, class SA, class SB, bool Tr, class L, int WM, int WN, class S>
 __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
                                 const LTile<T, SA, DotA<Mma<WM, WN>>> &a,
                                 const SharedTile<T, SB, Tr, L> &b, bool fresh) {
@@ -979,15 +980,18 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
     // wgmma_operand_descriptor.
     constexpr int B = L::row_bytes, rows = SharedTile<T, SB, Tr, L>::rows;
     // Every A fragment is packed before the first wgmma and kept until the wait: the tensor
-    // cores read these registers while the chain runs.
+    // cores read these registers while the chain runs. An operand that lives on is copied into
+    // them through wgmma_fragment; a dying one is handed over as it is.
     const char *base = reinterpret_cast<const char *>(b.ptr);
-    const uint32_t zero = opaque_zero();
+    const uint32_t zero = ADies ? 0u : opaque_zero();
     uint32_t af[KT][4];
 #pragma unroll
     for (int kk = 0; kk < KT; ++kk)
 #pragma unroll
-      for (int q = 0; q < 4; ++q)
-        af[kk][q] = wgmma_fragment(join_pair(a.v[kk * 8 + 2 * q], a.v[kk * 8 + 2 * q + 1]), zero);
+      for (int q = 0; q < 4; ++q) {
+        const uint32_t packed = join_pair(a.v[kk * 8 + 2 * q], a.v[kk * 8 + 2 * q + 1]);
+        af[kk][q] = ADies ? packed : wgmma_fragment(packed, zero);
+      }
     fence_operands(r.v);
     fence_operands(af);
     wgmma_fence();
@@ -1058,31 +1062,41 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
 
 } // namespace detail
 
+/// Marks a tensor-core product whose A operand is a temporary read by that product alone (the
+/// compiler's mark-dying-operands pass decides it): on sm_90a its registers go to the tensor
+/// cores as they are, without the copy (wgmma_fragment) that protects an operand living on.
+struct dying_operand {};
+/// The default of the products below: the A operand may be read again.
+struct living_operand {};
+
 /// a · b on the tensor cores: A in registers (DotA<P>), B in shared memory; the result is a fresh
 /// Acc tile in layout P. On sm_90a with B swizzled and P = Mma<WM, 1> of one 16-row slab per warp
 /// it is a chain of wgmma (A from registers, B through descriptors), else mma.sync m16n8k16 with
-/// B read by ldmatrix (sm_80+).
-template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN>
+/// B read by ldmatrix (sm_80+). Operand: living_operand or dying_operand.
+template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN,
+          class Operand = living_operand>
 __device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
-dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b, Smem = {}) {
+dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b, Smem = {},
+    Operand = {}) {
   static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
                 "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
   LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> r;
-  detail::dot_into(r, a, b, true);
+  detail::dot_into<std::is_same_v<Operand, dying_operand>>(r, a, b, true);
   return r;
 }
 
 /// acc + a · b on the tensor cores (Triton's dot(a, b, acc)), accumulating into acc's registers
 /// (see dot above).
-template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN>
+template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN,
+          class Operand = living_operand>
 __device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
 dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b,
-    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> acc, Smem = {}) {
+    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> acc, Smem = {}, Operand = {}) {
   static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
                 "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
-  detail::dot_into(acc, a, b, false);
+  detail::dot_into<std::is_same_v<Operand, dying_operand>>(acc, a, b, false);
   return acc;
 }
 
