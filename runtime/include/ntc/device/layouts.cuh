@@ -479,6 +479,29 @@ __device__ inline void scatter(const X &x, element_t<X> *buffer, At at) {
     }
 }
 
+/// A blocked tile's elements written to buffer[linear index], each once: a whole chunk of V
+/// consecutive elements with one store of 4, 8 or 16 bytes where the tile is full (its index
+/// computed once per chunk, without unravelling it into coordinates and back).
+template <class X> __device__ inline void scatter_blocked(const X &x, element_t<X> *buffer) {
+  using T = element_t<X>;
+  constexpr int V = X::V, bytes = V * int(sizeof(T));
+  if constexpr (X::full && !X::replicated && (bytes == 4 || bytes == 8 || bytes == 16)) {
+    using Word =
+        std::conditional_t<bytes == 4, uint32_t, std::conditional_t<bytes == 8, uint2, uint4>>;
+#pragma unroll
+    for (int c = 0; c < x.Slots / V; ++c) {
+      Word word;
+      memcpy(&word, &x.v[c * V], bytes);
+      *reinterpret_cast<Word *>(buffer + x.linear(c * V)) = word;
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < x.Slots; ++s)
+      if (x.owns(s))
+        buffer[x.linear(s)] = x.v[s];
+  }
+}
+
 /// True when the conversion from an Mma<WM, 1> tile to DotA keeps every element in its thread:
 /// fragment (mi, 2kk + j) of the accumulator is half j of A fragment (mi, kk).
 template <class From, class To> inline constexpr bool in_registers_v = false;
@@ -510,12 +533,16 @@ __device__ inline auto convert_layout(const X &x, Smem smem) {
   } else {
     T *buffer = smem.as<T>();
     __syncthreads();
-    detail::scatter(x, buffer, [](const int *i) {
-      if constexpr (Transpose)
-        return i[1] * S::dim(0) + i[0];
-      else
-        return S::ravel(i);
-    });
+    if constexpr (!Transpose && !is_ltile_v<X>) {
+      detail::scatter_blocked(x, buffer);
+    } else {
+      detail::scatter(x, buffer, [](const int *i) {
+        if constexpr (Transpose)
+          return i[1] * S::dim(0) + i[0];
+        else
+          return S::ravel(i);
+      });
+    }
     __syncthreads();
     if constexpr (std::is_same_v<L2, Blocked<L2::threads>>) {
       Tile<T, S2, L2::threads> r;

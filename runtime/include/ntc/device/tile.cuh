@@ -348,9 +348,41 @@ using binary_result_t = std::conditional_t<
     std::conditional_t<is_tile_v<std::decay_t<X>>, scalar_promote_t<element_t<X>, element_t<Y>>,
                        scalar_promote_t<element_t<Y>, element_t<X>>>>;
 
+namespace detail {
+
+/// wide[0..N) → float16/bfloat16 in narrow[0..N) (N even), each as narrow_float rounds it: two
+/// at a time by the packed conversion, unless the thread holds a NaN, whose bits narrow_float
+/// keeps (element by element). Both branches produce pair words, so that where they join,
+/// ptxas keeps each pair in one register (joined as separate halves, every pair took two byte
+/// permutes more, and another when an mma fragment packed it again).
+template <class U, int N>
+__device__ inline void narrow_pairs(const float (&wide)[N], U (&narrow)[N]) {
+  static_assert(is_half_v<U> && N % 2 == 0, "ntc::dev::narrow_pairs: pairs of 16-bit floats");
+  bool nan = false;
+#pragma unroll
+  for (int s = 0; s < N; s += 2)
+    nan = nan || either_nan(wide[s], wide[s + 1]);
+  uint32_t words[N / 2];
+  if (nan) {
+#pragma unroll
+    for (int s = 0; s < N; s += 2)
+      words[s / 2] = join_pair(narrow_float<U>(wide[s]), narrow_float<U>(wide[s + 1]));
+  } else {
+#pragma unroll
+    for (int s = 0; s < N; s += 2)
+      words[s / 2] = narrow_float_pair<U>(wide[s], wide[s + 1]);
+  }
+#pragma unroll
+  for (int s = 0; s < N; s += 2)
+    split_pair(words[s / 2], narrow[s], narrow[s + 1]);
+}
+
+} // namespace detail
+
 /// Applies f slot by slot to the operands (tiles of the result's size, replicated tiles or
 /// elements), converting each result to R. f is called for every slot, including the filler
-/// slots, so it must not have side effects.
+/// slots, so it must not have side effects. float results of a float16/bfloat16 tile are
+/// narrowed in pairs (detail::narrow_pairs).
 template <class R, class F, class... X> __device__ inline auto elementwise(F f, const X &...x) {
   using S = typename detail::common_shape<X...>::type;
   constexpr int Th = detail::common_threads<X...>();
@@ -362,9 +394,19 @@ template <class R, class F, class... X> __device__ inline auto elementwise(F f, 
   static_assert(std::is_void_v<L> || !detail::common_layout<X...>::blocked_full,
                 "ntc::dev: a blocked tile and a layout-typed tile; convert_layout first");
   std::conditional_t<std::is_void_v<L>, Tile<R, S, Th>, LTile<R, S, L>> r;
+  using Wide = std::decay_t<decltype(f(detail::at(x, 0)...))>;
+  constexpr int slots = decltype(r)::Slots;
+  if constexpr (is_half_v<R> && std::is_same_v<Wide, float> && slots % 2 == 0) {
+    float wide[slots];
 #pragma unroll
-  for (int s = 0; s < r.Slots; ++s)
-    r.v[s] = ::ntc::dev::convert<R>(f(detail::at(x, s)...));
+    for (int s = 0; s < r.Slots; ++s)
+      wide[s] = f(detail::at(x, s)...);
+    detail::narrow_pairs(wide, r.v);
+  } else {
+#pragma unroll
+    for (int s = 0; s < r.Slots; ++s)
+      r.v[s] = ::ntc::dev::convert<R>(f(detail::at(x, s)...));
+  }
   return r;
 }
 
@@ -426,6 +468,8 @@ template <class U, class T, class S, int Th>
 __device__ inline Tile<U, S, Th> cast(const Tile<T, S, Th> &t) {
   if constexpr (std::is_same_v<U, T>)
     return t;
+  else if constexpr (std::is_same_v<T, float> && is_half_v<U>)
+    return ::ntc::dev::elementwise<U>([](float x) { return x; }, t); // narrowed in pairs
   else
     return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
 }
@@ -438,33 +482,12 @@ __device__ inline auto map(const LTile<T, S, L> &a, F f) {
 }
 
 /// Element-wise conversion of a layout-typed tile to U (float to float16/bfloat16 two elements
-/// at a time by the packed conversion, unless the thread holds a NaN, whose bits narrow_float
-/// keeps).
+/// at a time, detail::narrow_pairs).
 template <class U, class T, class S, class L>
 __device__ inline LTile<U, S, L> cast(const LTile<T, S, L> &t) {
   if constexpr (std::is_same_v<T, float> && is_half_v<U> && LTile<T, S, L>::Slots % 2 == 0) {
-    bool nan = false;
-#pragma unroll
-    for (int s = 0; s < t.Slots; s += 2)
-      nan = nan || detail::either_nan(t.v[s], t.v[s + 1]);
-    // Both branches produce pair words, so that where they join, ptxas keeps each pair in one
-    // register (joined as separate halves, every pair took two byte permutes more, and another
-    // when an mma fragment packed it again).
-    uint32_t words[LTile<T, S, L>::Slots / 2];
-    if (nan) {
-#pragma unroll
-      for (int s = 0; s < t.Slots; s += 2)
-        words[s / 2] =
-            detail::join_pair(detail::narrow_float<U>(t.v[s]), detail::narrow_float<U>(t.v[s + 1]));
-    } else {
-#pragma unroll
-      for (int s = 0; s < t.Slots; s += 2)
-        words[s / 2] = detail::narrow_float_pair<U>(t.v[s], t.v[s + 1]);
-    }
     LTile<U, S, L> r;
-#pragma unroll
-    for (int s = 0; s < r.Slots; s += 2)
-      detail::split_pair(words[s / 2], r.v[s], r.v[s + 1]);
+    detail::narrow_pairs(t.v, r.v);
     return r;
   } else {
     return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
