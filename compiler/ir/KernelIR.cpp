@@ -720,6 +720,20 @@ void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const S
     }
 }
 
+std::unordered_map<const ValueNode *, int> useCounts(const std::vector<Stmt> &body) {
+  std::unordered_map<const ValueNode *, int> uses;
+  forEachValue(body, [&](const Value &v) {
+    for (const Value &o : v->operands)
+      ++uses[o.get()];
+  });
+  forEachStmt(body, [&](const Stmt &s) {
+    if (s->value)
+      ++uses[s->value.get()];
+    return true;
+  });
+  return uses;
+}
+
 std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
                                 const std::function<Value(const Value &)> &f) {
   std::vector<Stmt> out;

@@ -256,6 +256,10 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
 /// statement's nested bodies are skipped.
 void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f);
 
+/// How many values and statements read each value node of `body` (a node shared by two readers
+/// counts twice).
+std::unordered_map<const ValueNode *, int> useCounts(const std::vector<Stmt> &body);
+
 /// Calls `f` once on every distinct value of every statement of `body`, nested bodies
 /// included.
 void forEachValue(const std::vector<Stmt> &body, const std::function<void(const Value &)> &f);

@@ -20,21 +20,6 @@ namespace {
 
 using namespace kir;
 
-/// How many values (and statements) use each value node.
-std::unordered_map<const ValueNode *, int> useCounts(const std::vector<Stmt> &body) {
-  std::unordered_map<const ValueNode *, int> uses;
-  forEachValue(body, [&](const Value &v) {
-    for (const Value &o : v->operands)
-      ++uses[o.get()];
-  });
-  forEachStmt(body, [&](const Stmt &s) {
-    if (s->value)
-      ++uses[s->value.get()];
-    return true;
-  });
-  return uses;
-}
-
 bool sameType(const TileType &a, const TileType &b) {
   return a.dtype == b.dtype && a.shape == b.shape && sameLayout(a.layout, b.layout);
 }

@@ -22,21 +22,6 @@ namespace {
 
 using namespace kir;
 
-/// How many values and statements read each value node.
-std::unordered_map<const ValueNode *, int> readers(const std::vector<Stmt> &body) {
-  std::unordered_map<const ValueNode *, int> count;
-  forEachValue(body, [&](const Value &v) {
-    for (const Value &o : v->operands)
-      ++count[o.get()];
-  });
-  forEachStmt(body, [&](const Stmt &s) {
-    if (s->value)
-      ++count[s->value.get()];
-    return true;
-  });
-  return count;
-}
-
 /// True when `a`, a tensor-core product's A operand, holds registers of its own that only the
 /// product reads.
 bool dies(const Value &a, const std::unordered_map<const ValueNode *, int> &count) {
@@ -58,7 +43,7 @@ bool dies(const Value &a, const std::unordered_map<const ValueNode *, int> &coun
 } // namespace
 
 kir::Function markDyingOperands(const kir::Function &laidOut) {
-  const std::unordered_map<const ValueNode *, int> count = readers(laidOut.body);
+  const std::unordered_map<const ValueNode *, int> count = useCounts(laidOut.body);
   ValueMemo memo;
   Function out = laidOut;
   out.body = mapStmtValues(laidOut.body, [&](const Value &root) {
