@@ -1287,7 +1287,9 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
 /// tile) and as rows of n (its transpose), and the accumulating dot: on sm_90a through wgmma
 /// when one warp holds each 16-row slab and N is one instruction wide (WM a multiple of 4),
 /// otherwise through ldmatrix; against the CPU. Both products again with an A operand that dies
-/// at the product (a float tile cast to T, dying_operand: its registers go to wgmma as they are).
+/// at the product (a float tile cast to T, dying_operand: its registers go to wgmma as they are),
+/// and with A resident in a swizzled shared buffer (to_shared; wgmma reads both operands through
+/// descriptors, or ldmatrix fills A's fragments).
 template <class T, int WM, int M, int K, int N, int RowBytes>
 void swizzled_dot_test(const char *name) {
   constexpr int Th = 32 * WM;
@@ -1309,14 +1311,19 @@ void swizzled_dot_test(const char *name) {
   for (int i = 0; i < SA::numel; ++i)
     a_float[i] = float(a[i]); // exact: the cast back to T gives a again
   DevBuf<T> da(a), db(b), dbt(bt);
-  DevBuf<float> daf(a_float), dc(c), out(5 * SC::numel);
+  DevBuf<float> daf(a_float), dc(c), out(7 * SC::numel);
   const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
   const float *paf = daf.ptr, *pc = dc.ptr;
   float *po = out.ptr;
   constexpr std::size_t rows_k = (dev::convert_smem_bytes<T, SA>() + 1023) / 1024 * 1024;
   constexpr std::size_t rows_n =
       rows_k + (dev::SharedTile<T, SB, false, L>::bytes + 1023) / 1024 * 1024;
-  constexpr std::size_t bytes = rows_n + dev::SharedTile<T, SB, true, L>::bytes;
+  // A resident in shared memory (keep-operands-resident), swizzled by its own row width.
+  constexpr int RA = K * 2 % 128 == 0 ? 128 : K * 2 % 64 == 0 ? 64 : 32;
+  using LA = dev::Swizzled<RA>;
+  constexpr std::size_t resident =
+      (rows_n + dev::SharedTile<T, SB, true, L>::bytes + 1023) / 1024 * 1024;
+  constexpr std::size_t bytes = resident + dev::SharedTile<T, SA, false, LA>::bytes;
   launch<Th>(
       [=] __device__(Smem smem) {
         const auto x =
@@ -1345,6 +1352,10 @@ void swizzled_dot_test(const char *name) {
                    dev::dot<float>(dev::convert_layout<dev::DotA<P>>(dev::cast<T>(x_float), smem),
                                    yt, acc, smem, dev::dying_operand{}),
                    RowMajor<SC>{4 * SC::numel});
+        const auto xs =
+            dev::to_shared<resident, false, LA>(dev::load<T, SA, Th>(pa, 0, RowMajor<SA>{}), smem);
+        dev::store(po, dev::dot<float, P>(xs, yt, smem), RowMajor<SC>{5 * SC::numel});
+        dev::store(po, dev::dot<float, P>(xs, y, acc, smem), RowMajor<SC>{6 * SC::numel});
       },
       bytes);
   const auto x = host_tile<H>(shape_of<SA>(), a);
@@ -1362,7 +1373,13 @@ void swizzled_dot_test(const char *name) {
                rel(1e-3, 1e-3));
   check<float>(n + " (dying A)", hvec<float>(o.begin() + 3 * SC::numel, o.begin() + 4 * SC::numel),
                want, rel(1e-3, 1e-3));
-  check<float>(n + " (dying A, accumulating)", hvec<float>(o.begin() + 4 * SC::numel, o.end()),
+  check<float>(n + " (dying A, accumulating)",
+               hvec<float>(o.begin() + 4 * SC::numel, o.begin() + 5 * SC::numel), with_acc,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (resident A)",
+               hvec<float>(o.begin() + 5 * SC::numel, o.begin() + 6 * SC::numel), want,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (resident A, accumulating)", hvec<float>(o.begin() + 6 * SC::numel, o.end()),
                with_acc, rel(1e-3, 1e-3));
 }
 

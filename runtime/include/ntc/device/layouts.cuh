@@ -648,18 +648,56 @@ template <class T, class S> NTC_DEV_HD constexpr std::size_t shared_tile_bytes()
              : SharedTile<T, S, true>::bytes;
 }
 
-/// x written to shared memory at byte `Offset` of smem (Transpose: the result is x's transpose,
-/// with x's rows as the buffer's rows). Waits for earlier readers of the region first.
-template <std::size_t Offset, bool Transpose = false, class X>
+namespace detail {
+
+/// A blocked tile's elements written to their places in a swizzled buffer (Map: its
+/// shared_map): a whole chunk of V consecutive elements of a row with one store where the tile
+/// is full (a chunk of at most 16 bytes stays within one 16-byte unit, which the swizzle moves
+/// whole), else element by element.
+template <class Map, class X>
+__device__ inline void scatter_swizzled(const X &x, element_t<X> *buffer) {
+  using T = element_t<X>;
+  using S = typename X::shape;
+  constexpr int V = X::V, bytes = V * int(sizeof(T));
+  if constexpr (X::full && !X::replicated && S::dim(1) % V == 0 &&
+                (bytes == 4 || bytes == 8 || bytes == 16)) {
+    using Word =
+        std::conditional_t<bytes == 4, uint32_t, std::conditional_t<bytes == 8, uint2, uint4>>;
+#pragma unroll
+    for (int c = 0; c < x.Slots / V; ++c) {
+      const int linear = x.linear(c * V);
+      Word word;
+      memcpy(&word, &x.v[c * V], bytes);
+      *reinterpret_cast<Word *>(buffer + Map::offset(linear / S::dim(1), linear % S::dim(1))) =
+          word;
+    }
+  } else {
+    scatter(x, buffer, [](const int *i) { return Map::offset(i[0], i[1]); });
+  }
+}
+
+} // namespace detail
+
+/// x written to shared memory at byte `Offset` of smem in shared layout L (Transpose: the result
+/// is x's transpose, with x's rows as the buffer's rows). Waits for earlier readers of the region
+/// first; a swizzled tile is then ready for wgmma too (the async proxy's fence).
+template <std::size_t Offset, bool Transpose = false, class L = Padded, class X>
 __device__ inline auto to_shared(const X &x, Smem smem) {
   using T = element_t<X>;
   using S = typename X::shape;
   static_assert(S::rank == 2, "ntc::dev::to_shared: 2-D tiles only");
   using S2 = std::conditional_t<Transpose, Shape<S::dim(1), S::dim(0)>, S>;
-  SharedTile<T, S2, Transpose> r{smem.as<T>(Offset)};
-  using Map = typename SharedTile<T, S2, Transpose>::map;
+  SharedTile<T, S2, Transpose, L> r{smem.as<T>(Offset)};
+  using Map = typename SharedTile<T, S2, Transpose, L>::map;
   __syncthreads();
-  detail::scatter(x, r.ptr, [](const int *i) { return Map::offset(i[0], i[1]); });
+  if constexpr (is_swizzled_v<L> && !Transpose && !is_ltile_v<X>)
+    detail::scatter_swizzled<Map>(x, r.ptr);
+  else
+    detail::scatter(x, r.ptr, [](const int *i) { return Map::offset(i[0], i[1]); });
+#if defined(NTC_DEV_HAS_WGMMA)
+  if constexpr (is_swizzled_v<L>)
+    detail::fence_proxy_async();
+#endif
   __syncthreads();
   return r;
 }
@@ -1087,6 +1125,63 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
 #endif
 }
 
+/// The A operand fragments (layout DotA<Mma<WM, WN>>) of an M × K tile resident in shared
+/// memory with K contiguous in its rows, by ldmatrix: the four 8×8 matrices of each 16×16
+/// fragment are its registers 0-3 (rows g and g + 8, columns k and k + 8).
+template <int WM, int WN, class T, class SA, class LA>
+__device__ inline LTile<T, SA, DotA<Mma<WM, WN>>>
+load_operand_a(const SharedTile<T, SA, false, LA> &a) {
+  LTile<T, SA, DotA<Mma<WM, WN>>> r;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  using Map = typename DotA<Mma<WM, WN>>::template on<SA>;
+  const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+#pragma unroll
+  for (int mi = 0; mi < Map::MT; ++mi)
+#pragma unroll
+    for (int kk = 0; kk < Map::KT; ++kk) {
+      uint32_t f[4];
+      const int row = (w / WN) * (Map::M / WM) + mi * 16 + lane % 16;
+      ldmatrix_x4(f, a.at(row, kk * 16 + 8 * (lane / 16)));
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        split_pair(f[q], r.v[(mi * Map::KT + kk) * 8 + 2 * q],
+                   r.v[(mi * Map::KT + kk) * 8 + 2 * q + 1]);
+    }
+#endif
+  return r;
+}
+
+/// r (+)= a · b with A resident in shared memory (K contiguous in its rows): on sm_90a with
+/// both operands swizzled and a wgmma layout, a chain of wgmma reading both through
+/// descriptors (warpgroup g takes A's rows 64g …); else A's fragments by ldmatrix and dot_into.
+template <class T, class SA, class LA, class SB, bool Tr, class L, int WM, int WN, class S>
+__device__ inline void dot_into_shared(LTile<float, S, Mma<WM, WN>> &r,
+                                       const SharedTile<T, SA, false, LA> &a,
+                                       const SharedTile<T, SB, Tr, L> &b, bool fresh) {
+#if defined(NTC_DEV_HAS_WGMMA)
+  if constexpr (wgmma_product_v<S, WM, WN, L> && is_swizzled_v<LA>) {
+    constexpr int KT = SA::dim(1) / 16, N = SB::dim(1);
+    constexpr int B = L::row_bytes, rows = SharedTile<T, SB, Tr, L>::rows;
+    constexpr int BA = LA::row_bytes, rows_a = SharedTile<T, SA, false, LA>::rows;
+    const char *base = reinterpret_cast<const char *>(b.ptr);
+    const char *base_a = reinterpret_cast<const char *>(a.ptr) + int(threadIdx.x) / 128 * 64 * BA;
+    fence_operands(r.v);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < KT; ++kk) {
+      const uint64_t desc_a = wgmma_operand_descriptor<BA, true>(base_a, rows_a, kk);
+      const uint64_t desc_b = wgmma_operand_descriptor<B, Tr>(base, rows, kk);
+      wgmma_ss<T, N, Tr ? 0 : 1>(r.v, desc_a, desc_b, fresh && kk == 0 ? 0 : 1);
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_operands(r.v);
+    return;
+  }
+#endif
+  dot_into<true>(r, load_operand_a<WM, WN>(a), b, fresh);
+}
+
 } // namespace detail
 
 /// Marks a tensor-core product whose A operand is a temporary read by that product alone (the
@@ -1124,6 +1219,36 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b,
                 "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
   detail::dot_into<std::is_same_v<Operand, dying_operand>>(acc, a, b, false);
+  return acc;
+}
+
+/// a · b on the tensor cores with A resident in shared memory (an M × K SharedTile, K contiguous
+/// in its rows: the compiler's keep-operands-resident pass puts loop-invariant A operands
+/// there), B in shared memory; the result is a fresh Acc tile in layout P = Mma<WM, WN>, given
+/// explicitly. On sm_90a with both operands swizzled, wgmma reads both through descriptors.
+template <class Acc, class P, class T, class SA, class LA, class SB, bool Tr, class L,
+          class Operand = living_operand>
+__device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P>
+dot(const SharedTile<T, SA, false, LA> &a, const SharedTile<T, SB, Tr, L> &b, Smem = {},
+    Operand = {}) {
+  static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
+                "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
+  static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
+  LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P> r;
+  detail::dot_into_shared(r, a, b, true);
+  return r;
+}
+
+/// acc + a · b with A resident in shared memory (see dot above).
+template <class Acc, class P, class T, class SA, class LA, class SB, bool Tr, class L,
+          class Operand = living_operand>
+__device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P>
+dot(const SharedTile<T, SA, false, LA> &a, const SharedTile<T, SB, Tr, L> &b,
+    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P> acc, Smem = {}, Operand = {}) {
+  static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
+                "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
+  static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
+  detail::dot_into_shared(acc, a, b, false);
   return acc;
 }
 
