@@ -628,7 +628,13 @@ private:
       DType in = promote(v->operands[0], v->operands[1]);
       const std::string acc =
           v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
-      return {ns_ + "::dot<" + T + ">(" + asTile(v->operands[0], in) + ", " +
+      // An A operand resident in shared memory does not carry the result's layout: it is
+      // spelled out (keep-operands-resident).
+      const LayoutRef &a = v->operands[0]->type.layout;
+      const std::string result = a && a->kind == TileLayout::Kind::Shared
+                                     ? ", " + d_.layoutType(v->type.layout)
+                                     : std::string();
+      return {ns_ + "::dot<" + T + result + ">(" + asTile(v->operands[0], in) + ", " +
                   asTile(v->operands[1], in) + acc + scratch + d_.dotPrecision(v->precision) +
                   (v->aDies ? d_.dyingOperand() : std::string()) + ")",
               true};
@@ -648,8 +654,8 @@ private:
       const std::string transpose = v->transpose ? "true" : "false";
       const LayoutRef &to = v->type.layout;
       if (to && to->kind == TileLayout::Kind::Shared)
-        return {ns_ + "::to_shared<" + std::to_string(to->offset) + ", " + transpose + ">(" +
-                    asTile(x, x->type.dtype) + scratch + ")",
+        return {ns_ + "::to_shared<" + std::to_string(to->offset) + ", " + transpose +
+                    sharedLayoutArgument(to) + ">(" + asTile(x, x->type.dtype) + scratch + ")",
                 true};
       return {ns_ + "::convert_layout<" + d_.layoutType(to) + ", " + transpose + ">(" +
                   asTile(x, x->type.dtype) + scratch + ")",

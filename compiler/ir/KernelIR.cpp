@@ -608,7 +608,8 @@ std::string valueString(const Function &f, const Value &v) {
     if (v->kind == ValueKind::Dot && v->aDies)
       os << ", a_dies";
     if (v->kind == ValueKind::SharedStage ||
-        (v->kind == ValueKind::ConvertLayout && v->type.layout && v->type.layout->buffer >= 0))
+        (v->kind == ValueKind::ConvertLayout && v->type.layout && v->type.layout->buffer >= 0 &&
+         v->type.layout->stages > 1))
       os << (v->operands.empty() ? "" : ", ") << "iteration " << v->integer.str() << " from "
          << v->integer2.str();
     os << ")";

@@ -41,8 +41,11 @@ constexpr int64_t kRegisterFloor = 128;
 /// Registers ptxas may allocate a thread.
 constexpr int64_t kRegisterCeiling = 255;
 
-/// 32-bit registers per thread that a tile of type `t` takes when spread over `threads`.
+/// 32-bit registers per thread that a tile of type `t` takes when spread over `threads` (none
+/// for a tile resident in shared memory).
 int64_t registersPerThread(const TileType &t, int threads) {
+  if (t.layout && t.layout->kind == TileLayout::Kind::Shared)
+    return 0;
   const int64_t bytes = shapeElements(t.shape) * dtypeBytes(t.dtype);
   return std::max<int64_t>(1, (bytes + 4 * threads - 1) / (4 * threads));
 }

@@ -53,7 +53,8 @@ bool pipelinesLoads(const kir::Function &pipelined) {
 /// them (pipelined and laid out; the element-by-element twin needs no more shared memory).
 SharedPlan layOut(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
   kir::Function laid = fuseDotAccumulate(assignLayouts(specialized, threads, gpu));
-  return allocateShared(swizzleShared(pipelineLoads(laid, gpu)), threads, gpu);
+  return allocateShared(keepOperandsResident(swizzleShared(pipelineLoads(laid, gpu)), gpu), threads,
+                        gpu);
 }
 
 /// The static resource model: whether `config` compiles to a program worth timing.

@@ -352,6 +352,17 @@ kir::Function pipelineLoads(const kir::Function &laidOut, const GpuTarget &gpu);
 /// reads (TileLayout::swizzle; see SwizzleShared.cpp), in whole kilobytes per stage.
 kir::Function swizzleShared(const kir::Function &pipelined);
 
+/// The row width (32, 64 or 128 bytes) of the swizzled shared layout of a buffer of `dtype` with
+/// rows × cols elements (16-bit elements, rows in eights, rows of whole blocks), or 0 when it
+/// has none.
+int sharedSwizzle(DType dtype, int64_t rows, int64_t cols);
+
+/// keep-operands-resident (GPU, sm_90a): a loop-invariant A operand of tensor-core products in
+/// loops, converted once before the loop, stays in its own swizzled shared buffer instead of
+/// registers, and the products read it there (wgmma with both operands in shared memory; see
+/// KeepOperandsResident.cpp). After swizzle-shared, before allocate-shared.
+kir::Function keepOperandsResident(const kir::Function &swizzled, const GpuTarget &gpu);
+
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations
 /// communicates through shared memory or block barriers (see PackPrograms.cpp), else 1.

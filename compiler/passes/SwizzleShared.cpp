@@ -19,23 +19,12 @@ namespace {
 
 using namespace kir;
 
-/// The swizzled row width for a stage buffer of `dtype` and buffer shape rows × cols, or 0.
-int swizzleFor(DType dtype, int64_t rows, int64_t cols) {
-  if (dtypeBytes(dtype) != 2 || rows % 8 != 0)
-    return 0;
-  const int64_t rowBytes = cols * dtypeBytes(dtype);
-  for (int block : {128, 64, 32})
-    if (rowBytes % block == 0)
-      return block;
-  return 0;
-}
-
 /// The layout of a pipelined stage buffer of a tile with `type`, swizzled when it can be.
 LayoutRef swizzled(const TileType &type) {
   const LayoutRef &l = type.layout;
   const int64_t rows = type.shape[l->transposed ? 1 : 0].constValue();
   const int64_t cols = type.shape[l->transposed ? 0 : 1].constValue();
-  const int swizzle = swizzleFor(type.dtype, rows, cols);
+  const int swizzle = sharedSwizzle(type.dtype, rows, cols);
   if (swizzle == 0)
     return nullptr;
   const int64_t bytes = rows * cols * dtypeBytes(type.dtype);
@@ -67,6 +56,16 @@ private:
 };
 
 } // namespace
+
+int sharedSwizzle(DType dtype, int64_t rows, int64_t cols) {
+  if (dtypeBytes(dtype) != 2 || rows % 8 != 0)
+    return 0;
+  const int64_t rowBytes = cols * dtypeBytes(dtype);
+  for (int block : {128, 64, 32})
+    if (rowBytes % block == 0)
+      return block;
+  return 0;
+}
 
 kir::Function swizzleShared(const kir::Function &pipelined) {
   Function out = pipelined;

@@ -1,9 +1,10 @@
 // Layout assignment on the GPU path (passes/AssignLayouts.cpp, passes/AllocateShared.cpp): in
 // attention (64-row programs by default) every tile value of the loop lives in mma fragments —
 // the products in the Mma layout over 4×1 warps, the row statistics in its Slice along dim 1,
-// the key offsets in its Slice along dim 0 — the queries are converted to the A-operand layout
-// once, before the loop, `trans(k[i])` is folded into the copy of k to shared memory, and
-// `p.to(float16)` feeds the second product in registers. A float32 product has no tensor-core
+// the key offsets in its Slice along dim 0 — the queries are converted once, before the loop,
+// into a swizzled shared buffer that the products read (sm_90a is the newest default target),
+// `trans(k[i])` is folded into the copy of k to shared memory, and `p.to(float16)` feeds the
+// second product in registers. A float32 product has no tensor-core
 // layout and stays blocked; a lone 64-row product gets one warp per 16 rows (4×1).
 
 #include "../../kernels/attention.cpp"
@@ -45,13 +46,14 @@ NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2,
 NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, assign-cyclic-layouts, pipeline-loads, swizzle-shared and allocate-shared (ntc_attn_program0, 128 threads, scratch 2112 bytes, total 19456 bytes)
-// GIR: %q_loaded = convert_layout(mul(load q[] : float16[64, 16], 1.4427 : float32[]) : float16[64, 16]) : float16[64, 16] #dot_a<#mma<4x1>, k=2>
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident and allocate-shared (ntc_attn_program0, 128 threads, scratch 72 bytes, total 19456 bytes)
+// The queries stay resident in a swizzled shared buffer of their own (keep-operands-resident).
+// GIR: %q_loaded = convert_layout(mul(load q[] : float16[64, 16], 1.4427 : float32[]) : float16[64, 16]) : float16[64, 16] #shared<offset=1024, swizzle=32B, buffer=2, stages=1x2048B>
 // GIR-NEXT: %acc = full(0) : float32[64, 16] #mma<4x1>
 // GIR-NEXT: %l_i = full(1) : float32[64] #slice<#mma<4x1>, dim=1>
 // GIR-NEXT: %m_i = full(-inf) : float32[64] #slice<#mma<4x1>, dim=1>
 // The copies of k (transposed) and v run three iterations ahead through four-stage rings after
-// the scratch region: 64 rows of 16 halves, 2048 bytes a stage.
+// the queries: 64 rows of 16 halves, 2048 bytes a stage.
 // GIR-NEXT: async_copy if 0 < ⌈k_size_2/64⌉: convert_layout(load k[0] : float16[64, 16], transpose, iteration 0 from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=4x2048B>
 // GIR-NEXT: async_copy if 0 < ⌈k_size_2/64⌉: convert_layout(load v[0] : float16[64, 16], iteration 0 from 0) : float16[64, 16] #shared<offset=11264, swizzle=32B, buffer=1, stages=4x2048B>
 // GIR-NEXT: async_commit
@@ -60,7 +62,7 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // GIR-NEXT: async_copy if i + 3 < ⌈k_size_2/64⌉: convert_layout(load k[i + 3] : float16[64, 16], transpose, iteration i + 3 from 0)
 // GIR-NEXT: async_copy if i + 3 < ⌈k_size_2/64⌉: convert_layout(load v[i + 3] : float16[64, 16], iteration i + 3 from 0)
 // GIR-NEXT: async_commit
-// GIR-NEXT: %qk = dot(%q_loaded : float16[64, 16] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=4x2048B>) : float32[64, 64] #mma<4x1>
+// GIR-NEXT: %qk = dot(%q_loaded : float16[64, 16] #shared<offset=1024, swizzle=32B, buffer=2, stages=1x2048B>, shared_stage(iteration i from 0) : float16[16, 64] #shared<offset=3072, swizzle=32B, transposed, buffer=0, stages=4x2048B>) : float32[64, 64] #mma<4x1>
 // GIR-NEXT: if ⌊k_size_2/64⌋ <= i:
 // GIR-NEXT: %qk <- where(lt(offsets k[i] dim 2 : int64[64] #slice<#mma<4x1>, dim=0>, index(k_size_2) : int64[]) : bool[64] #slice<#mma<4x1>, dim=0>, %qk : float32[64, 64] #mma<4x1>, -inf : float32[]) : float32[64, 64] #mma<4x1>
 // GIR-NEXT: %m_ij = maximum(%m_i : float32[64] #slice<#mma<4x1>, dim=1>, max(%qk : float32[64, 64] #mma<4x1>, axis=1) : float32[64] #slice<#mma<4x1>, dim=1>) : float32[64] #slice<#mma<4x1>, dim=1>
@@ -85,7 +87,7 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 
 // The printed device code: one template argument per layout.
 // CU-LABEL: ntc_attn_program0(
-// CU: auto t_q_loaded = ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(
+// CU: auto t_q_loaded = ntc::dev::to_shared<1024, false, ntc::dev::Swizzled<32>>(
 // CU: auto t_acc = ntc::dev::full<float, ntc::dev::Shape<64, 16>, ntc::dev::Mma<4, 1>>(
 // CU: auto t_m_i = ntc::dev::full<float, ntc::dev::Shape<64>, ntc::dev::Slice<ntc::dev::Mma<4, 1>, 1>>(
 // CU: if (0 < ntc::rt::ceil_div<Index>(ntc_k_size_2, 64))
@@ -94,7 +96,7 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // CU: for (Index l_i = 0;
 // CU-NEXT: ntc::dev::async_wait<2>();
 // CU-NEXT: if ((l_i + 3) < ntc::rt::ceil_div<Index>(ntc_k_size_2, 64))
-// CU: auto t_qk = ntc::dev::dot<float>(t_q_loaded, ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<16, 64>, true, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(3072 + (l_i) % 4 * 2048)), ntc_smem);
+// CU: auto t_qk = ntc::dev::dot<float, ntc::dev::Mma<4, 1>>(t_q_loaded, ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<16, 64>, true, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(3072 + (l_i) % 4 * 2048)), ntc_smem);
 // CU: ntc::dev::generate<int64_t, ntc::dev::Shape<64>, ntc::dev::Slice<ntc::dev::Mma<4, 1>, 0>>(
 // CU: ntc::dev::max<1>(t_qk, ntc_smem)
 // CU: ntc::dev::broadcast_to<ntc::dev::Shape<64, 64>>(ntc::dev::expand_dims<1>(t_m_ij), ntc_smem)
