@@ -133,8 +133,9 @@ kir::Function keepOperandsResident(const kir::Function &swizzled, const GpuTarge
     return swizzled;
   UseScan scan;
   scan.stmts(swizzled.body, false);
-  // The candidates' new layouts, by local name.
+  // The candidates' new layouts, by local name, and the names by defining value.
   std::map<std::string, LayoutRef> resident;
+  std::map<const ValueNode *, std::string> defined;
   const auto count = useCounts(swizzled.body);
   int buffer = lastBuffer(swizzled.body);
   forEachStmt(swizzled.body, [&](const Stmt &s) {
@@ -149,6 +150,7 @@ kir::Function keepOperandsResident(const kir::Function &swizzled, const GpuTarge
       return true;
     if (LayoutRef l = residentLayout(s->value, buffer + 1)) {
       resident[s->var] = l;
+      defined[s->value.get()] = s->var;
       ++buffer;
     }
     return true;
@@ -156,12 +158,6 @@ kir::Function keepOperandsResident(const kir::Function &swizzled, const GpuTarge
   if (resident.empty())
     return swizzled;
   // The definitions convert into the buffers; the reads see the new layout.
-  std::map<const ValueNode *, std::string> defined;
-  forEachStmt(swizzled.body, [&](const Stmt &s) {
-    if (s->kind == StmtKind::Define && resident.count(s->var))
-      defined[s->value.get()] = s->var;
-    return true;
-  });
   ValueMemo memo;
   Function out = swizzled;
   out.body = mapStmtValues(swizzled.body, [&](const Value &root) {
