@@ -479,21 +479,34 @@ __device__ inline void scatter(const X &x, element_t<X> *buffer, At at) {
     }
 }
 
-/// A blocked tile's elements written to buffer[linear index], each once: a whole chunk of V
-/// consecutive elements with one store of 4, 8 or 16 bytes where the tile is full (its index
-/// computed once per chunk, without unravelling it into coordinates and back).
-template <class X> __device__ inline void scatter_blocked(const X &x, element_t<X> *buffer) {
-  using T = element_t<X>;
-  constexpr int V = X::V, bytes = V * int(sizeof(T));
-  if constexpr (X::full && !X::replicated && (bytes == 4 || bytes == 8 || bytes == 16)) {
-    using Word =
-        std::conditional_t<bytes == 4, uint32_t, std::conditional_t<bytes == 8, uint2, uint4>>;
+/// True when a blocked tile is written a whole chunk of V consecutive elements at a time (one
+/// store of 4, 8 or 16 bytes): it is full and no element is replicated.
+template <class X>
+inline constexpr bool whole_chunks_v =
+    X::full && !X::replicated &&
+    (X::V * sizeof(element_t<X>) == 4 || X::V * sizeof(element_t<X>) == 8 ||
+     X::V * sizeof(element_t<X>) == 16);
+
+/// A blocked tile (whole_chunks_v) written chunk by chunk: the chunk starting at linear index l
+/// goes to buffer + place(l), computed once per chunk, without unravelling l into coordinates.
+template <class X, class Place>
+__device__ inline void scatter_chunks(const X &x, element_t<X> *buffer, Place place) {
+  constexpr int bytes = X::V * int(sizeof(element_t<X>));
+  using Word =
+      std::conditional_t<bytes == 4, uint32_t, std::conditional_t<bytes == 8, uint2, uint4>>;
 #pragma unroll
-    for (int c = 0; c < x.Slots / V; ++c) {
-      Word word;
-      memcpy(&word, &x.v[c * V], bytes);
-      *reinterpret_cast<Word *>(buffer + x.linear(c * V)) = word;
-    }
+  for (int c = 0; c < x.Slots / X::V; ++c) {
+    Word word;
+    memcpy(&word, &x.v[c * X::V], bytes);
+    *reinterpret_cast<Word *>(buffer + place(x.linear(c * X::V))) = word;
+  }
+}
+
+/// A blocked tile's elements written to buffer[linear index], each once: whole chunks where
+/// whole_chunks_v allows (see scatter_chunks), else element by element.
+template <class X> __device__ inline void scatter_blocked(const X &x, element_t<X> *buffer) {
+  if constexpr (whole_chunks_v<X>) {
+    scatter_chunks(x, buffer, [](int linear) { return linear; });
   } else {
 #pragma unroll
     for (int s = 0; s < x.Slots; ++s)
@@ -651,29 +664,15 @@ template <class T, class S> NTC_DEV_HD constexpr std::size_t shared_tile_bytes()
 namespace detail {
 
 /// A blocked tile's elements written to their places in a swizzled buffer (Map: its
-/// shared_map): a whole chunk of V consecutive elements of a row with one store where the tile
-/// is full (a chunk of at most 16 bytes stays within one 16-byte unit, which the swizzle moves
-/// whole), else element by element.
+/// shared_map): whole chunks of a row where the tile allows (a chunk of at most 16 bytes stays
+/// within one 16-byte unit, which the swizzle moves whole), else element by element.
 template <class Map, class X>
 __device__ inline void scatter_swizzled(const X &x, element_t<X> *buffer) {
-  using T = element_t<X>;
-  using S = typename X::shape;
-  constexpr int V = X::V, bytes = V * int(sizeof(T));
-  if constexpr (X::full && !X::replicated && S::dim(1) % V == 0 &&
-                (bytes == 4 || bytes == 8 || bytes == 16)) {
-    using Word =
-        std::conditional_t<bytes == 4, uint32_t, std::conditional_t<bytes == 8, uint2, uint4>>;
-#pragma unroll
-    for (int c = 0; c < x.Slots / V; ++c) {
-      const int linear = x.linear(c * V);
-      Word word;
-      memcpy(&word, &x.v[c * V], bytes);
-      *reinterpret_cast<Word *>(buffer + Map::offset(linear / S::dim(1), linear % S::dim(1))) =
-          word;
-    }
-  } else {
+  constexpr int C = X::shape::dim(1);
+  if constexpr (whole_chunks_v<X> && C % X::V == 0)
+    scatter_chunks(x, buffer, [](int linear) { return Map::offset(linear / C, linear % C); });
+  else
     scatter(x, buffer, [](const int *i) { return Map::offset(i[0], i[1]); });
-  }
 }
 
 } // namespace detail
@@ -1140,8 +1139,8 @@ load_operand_a(const SharedTile<T, SA, false, LA> &a) {
 #pragma unroll
     for (int kk = 0; kk < Map::KT; ++kk) {
       uint32_t f[4];
-      const int row = (w / WN) * (Map::M / WM) + mi * 16 + lane % 16;
-      ldmatrix_x4(f, a.at(row, kk * 16 + 8 * (lane / 16)));
+      const mma::Coord ra = mma::ldmatrix_a_address(lane);
+      ldmatrix_x4(f, a.at((w / WN) * (Map::M / WM) + mi * 16 + ra.row, kk * 16 + ra.col));
 #pragma unroll
       for (int q = 0; q < 4; ++q)
         split_pair(f[q], r.v[(mi * Map::KT + kk) * 8 + 2 * q],
