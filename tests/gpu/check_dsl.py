@@ -8,7 +8,8 @@ at shapes with tails in every dimension. One group per kernel source:
 
   add_block4       sizes around the block of 4, a strided view, in place (output aliases lhs).
   int_ops          add_one_i32 stays int32 (16777217 + 1 exact), tails of 64, a strided view.
-  dropout          x.offsets(0) and ntl::rand: GPU == CPU bit for bit, the mask == a Python
+  dropout          x.offsets(0) and ntl::rand: GPU == CPU within 2 ulp (the GPU divides floats
+                   as Triton does, div.full.f32), the mask == a Python
                    Philox-4x64-10 reference (Triton's rand for int64 offsets), kept fraction,
                    repeatable; 64-bit and negative seeds, a strided view (same mask).
   linear_offsets   element_offsets: x.offsets() = sum of index * stride of a strided view with a
@@ -258,6 +259,8 @@ def int_ops(t):
 
 
 # --- dropout (ntl::rand on x.offsets) ---------------------------------------------------------
+# Two float32 ulps, relative: x / (1 - p) is div.full.f32 on the GPU, IEEE on the CPU backend.
+ULP2 = 2.0 ** -22
 M64 = (1 << 64) - 1
 
 
@@ -300,7 +303,7 @@ def dropout(t):
             x = uniform(n, 1.0, 2.0)  # never 0: an output of 0 means dropped
             args_of = lambda d: [x.to(d), p, seed, torch.empty(n, device=d)]  # noqa: E731
         g, c = t.run("dropout", args_of, [3])
-        t.check(f"{name}: gpu == cpu backend (bit-exact)", g[3], c[3])
+        t.check(f"{name}: gpu == cpu backend (2 ulp)", g[3], c[3], 0, ULP2)
         ref, keep = dropout_reference(x, p, philox_uniform(seed, range(n)))
         t.record(f"{name}: mask == Philox reference", bool(((g[3] != 0) == keep).all()),
                  f"{int(((g[3] != 0) != keep).sum())} of {n} differ")
@@ -345,7 +348,7 @@ def linear_offsets(t):
         name = f"dropout2d {rows}x{cols} row stride {row_stride} seed {seed}"
         g, c = t.run("dropout2d", lambda d: [view(base.to(d), (rows, cols), (row_stride, 1), 2), p,
                                              seed, torch.empty(rows, cols, device=d)], [3])
-        t.check(name + ": gpu == cpu backend (bit-exact)", g[3], c[3])
+        t.check(name + ": gpu == cpu backend (2 ulp)", g[3], c[3], 0, ULP2)
         offsets = [i * row_stride + j for i in range(rows) for j in range(cols)]
         u = philox_uniform(seed, offsets).reshape(rows, cols)
         ref, keep = dropout_reference(view(base, (rows, cols), (row_stride, 1), 2), p, u)

@@ -186,6 +186,11 @@ def check_pow(t):
                     t.check(f"{label} vs cpu backend", g, c, *CPU_TOL[dtype])
 
 
+# x / (1 - p) on the GPU is Triton's div.full.f32 (within 2 ulp), IEEE on the CPU backend; a
+# float16 quotient is rounded from it, so it may land one float16 ulp away.
+DIV_RTOL = {F32: 2.0 ** -22, F16: 2.0 ** -10}
+
+
 def check_dropout(t):
     for dtype in (F32, F16):
         for rank4 in (False, True):
@@ -198,7 +203,8 @@ def check_dropout(t):
                     g, c, args = run_both(t, kernel, [x_base, out_base], build, 3)
                     again, _, _ = run_both(t, kernel, [x_base, out_base], build, 3)
                     label = f"{kernel} p={p} {name}"
-                    t.check(f"{label} vs cpu backend (same Philox mask)", g, c, 0, 0)
+                    t.check(f"{label} vs cpu backend (same Philox mask)", g, c, 0,
+                            DIV_RTOL[dtype])
                     t.check(f"{label} same output on a second run", again, g, 0, 0)
                     x = args[0].double()
                     ref = torch.where(g != 0, x / (1 - p), torch.zeros_like(x))
