@@ -2,7 +2,7 @@
 # The robustness job (CI runs it from test.sh, after the main tests; docs/fuzzing.md):
 #   1. configure and build a clang build with AddressSanitizer + UndefinedBehaviorSanitizer
 #      and the libFuzzer targets into build-sanitize/ (NTC_SANITIZE=ON, NTC_FUZZ=ON, CUDA off,
-#      kernels on);
+#      kernels on, the operator library off: no test of step 2 uses it);
 #   2. run the unit, runtime, diagnostics, CLI, FileCheck, golden, CPU-numerics and example
 #      tests under the sanitizers (not: dsl, which only runs compilers; scale, whose time limits
 #      assume an optimised ntc; install, whose consumer project is not sanitized; the GPU ones),
@@ -41,6 +41,7 @@ mkdir -p "$build"
 if ! cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
        -DCMAKE_C_COMPILER="clang-$llvm" -DCMAKE_CXX_COMPILER="clang++-$llvm" \
        -DNTC_SANITIZE=ON -DNTC_FUZZ=ON -DNTC_ENABLE_CUDA=OFF -DNTC_BUILD_KERNELS=ON \
+       -DNTC_BUILD_OPS=OFF \
        > "$build/configure.log" 2>&1; then
   cat "$build/configure.log"
   fail 1 "configuring build-sanitize"
