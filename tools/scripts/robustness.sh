@@ -7,7 +7,7 @@
 #      tests under the sanitizers (not: dsl, which only runs compilers; scale, whose time limits
 #      assume an optimised ntc; install, whose consumer project is not sanitized; the GPU ones),
 #      and each fuzzer once over its seeds and saved reproducers;
-#   3. run each fuzzer for NTC_FUZZ_SECONDS (default 60) from its seeds and the corpus kept in
+#   3. run each fuzzer for NTC_FUZZ_SECONDS (default 30) from its seeds and the corpus kept in
 #      build-sanitize/fuzz/<fuzzer>/corpus.
 # Prints "N passed, N failed" last and fails when anything failed. A finding's input is saved
 # as build-sanitize/fuzz/<fuzzer>/crash-* (or leak-*, timeout-*, oom-*); reproduce it with
@@ -16,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 build=$root/build-sanitize
-seconds=${NTC_FUZZ_SECONDS:-60}
+seconds=${NTC_FUZZ_SECONDS:-30}
 jobs=$(nproc)
 llvm=${NTC_LLVM_VERSION:-19}
 
