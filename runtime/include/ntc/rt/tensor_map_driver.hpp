@@ -1,0 +1,81 @@
+//===- ntc/rt/tensor_map_driver.hpp - tensor maps encoded by the driver ---===//
+//
+// The CUDA encoder of ntc/rt/tensor_map.hpp's requests: the driver's cuTensorMapEncodeTiled,
+// found through the runtime (cudaGetDriverEntryPointByVersion), so that a program using
+// generated kernels links cudart alone, not libcuda. Out-of-bounds elements of a box read as
+// zeros; no interleave; L2 promotion of 128 bytes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NTC_RT_TENSOR_MAP_DRIVER_HPP
+#define NTC_RT_TENSOR_MAP_DRIVER_HPP
+
+#include <ntc/rt/tensor_map.hpp>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+
+namespace ntc::rt {
+
+/// cuTensorMapEncodeTiled as a tma_map_cache encoder. available() says whether the driver
+/// provides it (false without a driver, or one older than CUDA 12.0).
+class tma_driver_encoder {
+public:
+  /// Encodes `request` into `map`; false when the driver lacks the entry point or rejects the
+  /// request.
+  bool operator()(const tma_request &request, tma_map &map) const {
+    const Encode encode = entry_point();
+    if (!encode)
+      return false;
+    CUtensorMap encoded;
+    cuuint64_t sizes[5], strides[4];
+    cuuint32_t box[5], steps[5];
+    for (uint32_t d = 0; d < request.rank; ++d) {
+      sizes[d] = request.sizes[d];
+      box[d] = request.box[d];
+      steps[d] = 1;
+      if (d > 0)
+        strides[d - 1] = request.byte_strides[d - 1];
+    }
+    const CUresult r =
+        encode(&encoded, static_cast<CUtensorMapDataType>(request.type), request.rank,
+               const_cast<void *>(request.base), sizes, strides, box, steps,
+               CU_TENSOR_MAP_INTERLEAVE_NONE, static_cast<CUtensorMapSwizzle>(request.swizzle),
+               CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+      return false;
+    static_assert(sizeof(encoded) == sizeof(map.bytes), "CUtensorMap is 128 bytes");
+    std::memcpy(map.bytes, &encoded, sizeof(map.bytes));
+    return true;
+  }
+
+  /// True when the driver provides cuTensorMapEncodeTiled.
+  static bool available() { return entry_point() != nullptr; }
+
+private:
+  using Encode = CUresult (*)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                              const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                              const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                              CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+  /// The entry point, looked up once per process (null when there is none).
+  static Encode entry_point() {
+    static const Encode encode = [] {
+      void *function = nullptr;
+      cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+      if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
+                                           cudaEnableDefault, &found) != cudaSuccess ||
+          found != cudaDriverEntryPointSuccess) {
+        cudaGetLastError(); // a failed lookup must not be reported by the next launch
+        return Encode{nullptr};
+      }
+      return reinterpret_cast<Encode>(function);
+    }();
+    return encode;
+  }
+};
+
+} // namespace ntc::rt
+
+#endif // NTC_RT_TENSOR_MAP_DRIVER_HPP
