@@ -101,6 +101,12 @@ TEST_CASE("describe_tma: what TMA cannot describe is named") {
   // A broadcast (stride 0) and a reversed (negative stride) outer dimension.
   CHECK(describe(Tensor({4, 64}, rt::dtypes::float16, {0, 1}), {4, 64}) == c::stride);
   CHECK(describe(Tensor({4, 64}, rt::dtypes::float16, {-64, 1}), {4, 64}) == c::stride);
+  // Strides and shapes whose byte counts would overflow 64 bits.
+  CHECK(describe(Tensor({4, 64}, rt::dtypes::float64, {int64_t{1} << 62, 1}), {4, 16}) ==
+        c::stride);
+  CHECK(describe(
+            Tensor({int64_t{1} << 32, int64_t{1} << 32, int64_t{1} << 32, 16}, rt::dtypes::float32),
+            {1, 1, 1, 16}) == c::stride);
   // Ranks 0 and 6.
   CHECK(describe(Tensor({}, rt::dtypes::float32), {}) == c::rank);
   CHECK(describe(Tensor({1, 1, 1, 1, 1, 16}, rt::dtypes::float32), {1, 1, 1, 1, 1, 16}) == c::rank);

@@ -162,33 +162,37 @@ inline tma_check describe_tma(const DLTensor &x, const int64_t *box, tma_swizzle
   out.rank = rank;
   out.swizzle = swizzle;
   // Walk from the innermost dimension out: TMA dimension d is x's dimension rank - 1 - d.
-  int64_t compact = 1; // x's stride in elements if it were contiguous from here in
-  uint64_t extent = 0; // bytes spanned by the dimensions inside the current one
+  // Byte counts saturate at 2^40, the strides' limit, so that no product overflows.
+  constexpr uint64_t limit = uint64_t{1} << 40;
+  auto product = [](uint64_t a, uint64_t b) { return a >= limit / b ? limit : a * b; };
+  uint64_t compact = 1; // x's stride in elements if it were contiguous from here in
+  uint64_t extent = 0;  // bytes spanned by the dimensions inside the current one
   for (uint32_t d = 0; d < rank; ++d) {
     const int i = x.ndim - 1 - static_cast<int>(d);
     const int64_t size = x.shape[i];
     if (size < 1 || static_cast<uint64_t>(size) > (uint64_t{1} << 32))
       return tma_check::size;
-    const int64_t stride = x.strides ? x.strides[i] : compact;
+    const int64_t stride = x.strides ? x.strides[i] : static_cast<int64_t>(compact);
     if (d == 0) {
       if (size > 1 && stride != 1)
         return tma_check::inner_stride;
     } else {
       uint64_t bytes;
       if (size == 1) // never stepped: any stride TMA accepts
-        bytes = std::max<uint64_t>(16, (extent + 15) / 16 * 16);
+        bytes = std::min(limit - 16, std::max<uint64_t>(16, (extent + 15) / 16 * 16));
       else if (stride <= 0)
         return tma_check::stride;
       else
-        bytes = static_cast<uint64_t>(stride) * element;
-      if (bytes % 16 != 0 || bytes >= (uint64_t{1} << 40))
+        bytes = product(static_cast<uint64_t>(stride), element);
+      if (bytes % 16 != 0 || bytes >= limit)
         return tma_check::stride;
       out.byte_strides[d - 1] = bytes;
     }
     out.sizes[d] = static_cast<uint64_t>(size);
-    extent = d == 0 ? static_cast<uint64_t>(size) * element
-                    : std::max(extent, out.byte_strides[d - 1] * static_cast<uint64_t>(size));
-    compact *= size;
+    extent = d == 0
+                 ? product(static_cast<uint64_t>(size), element)
+                 : std::max(extent, product(static_cast<uint64_t>(size), out.byte_strides[d - 1]));
+    compact = product(compact, static_cast<uint64_t>(size));
     if (box[i] < 1 || box[i] > 256)
       return tma_check::box;
     out.box[d] = static_cast<uint32_t>(box[i]);
