@@ -310,6 +310,16 @@ private:
       case StmtKind::AsyncCopy:
         asyncCopy(*s);
         break;
+      case StmtKind::DotIssue:
+        line("auto t_" + s->var + "_in_flight = " + ns_ + "::dot_issue(t_" + s->var + ", " +
+             dotArguments(s->value) + ");");
+        break;
+      case StmtKind::DotWait:
+        line(ns_ + "::dot_wait(t_" + s->var + ", t_" + s->var + "_in_flight);");
+        break;
+      case StmtKind::Barrier:
+        line(ns_ + "::barrier();");
+        break;
       case StmtKind::If:
         line("if (" + condition(s->cond) + ") {");
         ++indent_;
@@ -556,6 +566,16 @@ private:
   }
 
   /// The C++ expression of `v`, computed once per statement (see hoistSharedValues).
+  /// The arguments of a product's call (dot, dot_issue): A, B, the accumulator if any, the
+  /// scratch, the precision and the dying-operand mark.
+  std::string dotArguments(const Value &v) {
+    DType in = promote(v->operands[0], v->operands[1]);
+    const std::string acc =
+        v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
+    return asTile(v->operands[0], in) + ", " + asTile(v->operands[1], in) + acc + d_.scratch() +
+           d_.dotPrecision(v->precision) + (v->aDies ? d_.dyingOperand() : std::string());
+  }
+
   Emitted value(const Value &v) {
     if (auto it = memo_.find(v.get()); it != memo_.end())
       return it->second;
@@ -625,19 +645,13 @@ private:
       return {ns_ + "::cast<" + T + ">(" + call + ")", true};
     }
     case ValueKind::Dot: {
-      DType in = promote(v->operands[0], v->operands[1]);
-      const std::string acc =
-          v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
       // An A operand resident in shared memory does not carry the result's layout: it is
       // spelled out (keep-operands-resident).
       const LayoutRef &a = v->operands[0]->type.layout;
       const std::string result = a && a->kind == TileLayout::Kind::Shared
                                      ? ", " + d_.layoutType(v->type.layout)
                                      : std::string();
-      return {ns_ + "::dot<" + T + result + ">(" + asTile(v->operands[0], in) + ", " +
-                  asTile(v->operands[1], in) + acc + scratch + d_.dotPrecision(v->precision) +
-                  (v->aDies ? d_.dyingOperand() : std::string()) + ")",
-              true};
+      return {ns_ + "::dot<" + T + result + ">(" + dotArguments(v) + ")", true};
     }
     case ValueKind::Trans:
       return {ns_ + "::trans(" + asTile(v->operands[0], v->type.dtype) + scratch + ")", true};

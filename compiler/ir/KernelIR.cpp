@@ -414,6 +414,23 @@ Stmt makeAsyncWait(int64_t pending) {
   return make(std::move(n));
 }
 
+Stmt makeDotIssue(const std::string &name, Value product) {
+  if (product->kind != ValueKind::Dot || product->operands.size() != 3)
+    throw TypeError("dot_issue: the value must be a product with an accumulator");
+  StmtNode n = node(StmtKind::DotIssue);
+  n.var = name;
+  n.value = std::move(product);
+  return make(std::move(n));
+}
+
+Stmt makeDotWait(const std::string &name) {
+  StmtNode n = node(StmtKind::DotWait);
+  n.var = name;
+  return make(std::move(n));
+}
+
+Stmt makeBarrier() { return make(node(StmtKind::Barrier)); }
+
 Stmt makeDefine(const std::string &name, Value v) {
   StmtNode n = node(StmtKind::Define);
   n.var = name;
@@ -649,6 +666,15 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
     case StmtKind::AsyncWait:
       os << pad << "async_wait pending=" << s->begin.str() << "\n";
       break;
+    case StmtKind::DotIssue:
+      os << pad << "dot_issue %" << s->var << " <- " << valueString(f, s->value) << "\n";
+      break;
+    case StmtKind::DotWait:
+      os << pad << "dot_wait %" << s->var << "\n";
+      break;
+    case StmtKind::Barrier:
+      os << pad << "barrier\n";
+      break;
     case StmtKind::If:
       os << pad << "if " << s->cond.str() << ":\n";
       printStmts(f, s->body, indent + 1, os);
@@ -753,6 +779,9 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
     case StmtKind::AsyncCopy:
       out.push_back(makeAsyncCopy(f(s->value), s->begin, s->end));
       break;
+    case StmtKind::DotIssue:
+      out.push_back(makeDotIssue(s->var, f(s->value)));
+      break;
     case StmtKind::For:
       out.push_back(makeFor(s->var, s->begin, s->end, s->step, mapStmtValues(s->body, f)));
       break;
@@ -761,6 +790,8 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
       break;
     case StmtKind::AsyncCommit:
     case StmtKind::AsyncWait:
+    case StmtKind::DotWait:
+    case StmtKind::Barrier:
       out.push_back(s);
       break;
     }

@@ -89,7 +89,8 @@ struct ValueNode {
   int vectorChunk = 0;
 };
 
-/// Kinds of statements. The last three exist on the GPU path only (passes/PipelineLoads.cpp).
+/// Kinds of statements. The last six exist on the GPU path only (passes/PipelineLoads.cpp,
+/// passes/OverlapProducts.cpp).
 enum class StmtKind {
   Define,
   Assign,
@@ -99,6 +100,9 @@ enum class StmtKind {
   AsyncCopy,   ///< if begin < end: start copying `value` (a staged ConvertLayout) to its stage
   AsyncCommit, ///< closes the group of copies started since the last commit
   AsyncWait,   ///< waits until at most `begin` committed groups are in flight, then a barrier
+  DotIssue,    ///< starts `var <- value` (a Dot with an accumulator) on the tensor cores
+  DotWait,     ///< completes the product that DotIssue started into `var`
+  Barrier,     ///< every thread of the program reaches this point before any goes on
 };
 
 /// A condition on integers: compile-time in the translated IR (meta-parameters and constexpr
@@ -220,6 +224,13 @@ Stmt makeAsyncCommit();
 /// GPU: wait until at most `pending` committed groups of copies are in flight, then a barrier
 /// that makes the completed copies visible to every thread (and to the tensor cores).
 Stmt makeAsyncWait(int64_t pending);
+/// GPU: start `name <- product` (a Dot with an accumulator operand) without waiting for it;
+/// `name` must not be read before the DotWait of the same name.
+Stmt makeDotIssue(const std::string &name, Value product);
+/// GPU: complete the product that the DotIssue of `name` started.
+Stmt makeDotWait(const std::string &name);
+/// GPU: a barrier of every thread of the program.
+Stmt makeBarrier();
 /// GPU: the stage of a pipelined shared buffer (`layout`) holding the copy for `iteration` of
 /// a loop starting at `first`, once that copy has completed.
 Value makeSharedStage(TileType type, Expr iteration, Expr first);

@@ -137,8 +137,13 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
     case StmtKind::AsyncCopy:
       out.push_back(makeAsyncCopy(placer.place(s->value), s->begin, s->end));
       break;
+    case StmtKind::DotIssue:
+      out.push_back(makeDotIssue(s->var, placer.place(s->value)));
+      break;
     case StmtKind::AsyncCommit:
     case StmtKind::AsyncWait:
+    case StmtKind::DotWait:
+    case StmtKind::Barrier:
       out.push_back(s);
       break;
     }

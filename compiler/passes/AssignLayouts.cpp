@@ -269,7 +269,10 @@ private:
       case StmtKind::AsyncCopy:
       case StmtKind::AsyncCommit:
       case StmtKind::AsyncWait:
-        out.push_back(s); // made later, by pipeline-loads
+      case StmtKind::DotIssue:
+      case StmtKind::DotWait:
+      case StmtKind::Barrier:
+        out.push_back(s); // made later, by pipeline-loads and overlap-products
         break;
       }
     }

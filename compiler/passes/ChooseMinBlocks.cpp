@@ -76,6 +76,7 @@ private:
         types_[s->var] = registersPerThread(s->value->type, threads_);
         break;
       case StmtKind::Assign:
+      case StmtKind::DotIssue:
         if (outer.count(s->var))
           live_[s->var] = types_.at(s->var);
         break;

@@ -146,8 +146,12 @@ private:
       return kir::makeFor(s->var, s->begin, s->end, s->step, stmts(s->body));
     case kir::StmtKind::If:
       return kir::makeIf(s->cond, stmts(s->body), stmts(s->orelse));
+    case kir::StmtKind::DotIssue:
+      return kir::makeDotIssue(s->var, registerLoads(s->value));
     case kir::StmtKind::AsyncCommit:
     case kir::StmtKind::AsyncWait:
+    case kir::StmtKind::DotWait:
+    case kir::StmtKind::Barrier:
       return s;
     }
     return s;

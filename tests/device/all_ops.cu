@@ -448,6 +448,14 @@ __global__ void layouts_kernel(const T *a, const T *b, float *out, T *out_half) 
   dev::store(out, dev::arange<dev::Shape<64>, dev::Slice<P, 0>>(0), row);
   dev::store(out_half, dev::convert_layout<dev::DotA<P>>(dev::cast<T>(p), smem), offset);
   dev::store(out, dev::convert_layout<dev::Blocked<32 * WM * WN>>(dev::abs(p), smem), offset);
+  // A product started and completed apart (wgmma for <float16, 4, 1>: B swizzled).
+  auto issued = c;
+  auto in_flight =
+      dev::dot_issue(issued, xa, dev::stage_view<T, S, true, dev::Swizzled<128>>(smem, 0), c, smem,
+                     dev::dying_operand{});
+  dev::dot_wait(issued, in_flight);
+  dev::barrier();
+  dev::store(out, issued, offset);
 }
 template __global__ void layouts_kernel<dev::float16, 4, 1>(const dev::float16 *,
                                                             const dev::float16 *, float *,

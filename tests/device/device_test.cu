@@ -1324,7 +1324,9 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
 /// otherwise through ldmatrix; against the CPU. Both products again with an A operand that dies
 /// at the product (a float tile cast to T, dying_operand: its registers go to wgmma as they are),
 /// and with A resident in a swizzled shared buffer (to_shared; wgmma reads both operands through
-/// descriptors, or ldmatrix fills A's fragments).
+/// descriptors, or ldmatrix fills A's fragments). Last, the accumulating product started by
+/// dot_issue and completed by dot_wait (living and dying A), the second while another product
+/// runs between the two (overlap-products' rotated loop).
 template <class T, int WM, int M, int K, int N, int RowBytes>
 void swizzled_dot_test(const char *name) {
   constexpr int Th = 32 * WM;
@@ -1346,7 +1348,7 @@ void swizzled_dot_test(const char *name) {
   for (int i = 0; i < SA::numel; ++i)
     a_float[i] = float(a[i]); // exact: the cast back to T gives a again
   DevBuf<T> da(a), db(b), dbt(bt);
-  DevBuf<float> daf(a_float), dc(c), out(7 * SC::numel);
+  DevBuf<float> daf(a_float), dc(c), out(10 * SC::numel);
   const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
   const float *paf = daf.ptr, *pc = dc.ptr;
   float *po = out.ptr;
@@ -1391,6 +1393,18 @@ void swizzled_dot_test(const char *name) {
             dev::to_shared<resident, false, LA>(dev::load<T, SA, Th>(pa, 0, RowMajor<SA>{}), smem);
         dev::store(po, dev::dot<float, P>(xs, yt, smem), RowMajor<SC>{5 * SC::numel});
         dev::store(po, dev::dot<float, P>(xs, y, acc, smem), RowMajor<SC>{6 * SC::numel});
+        auto issued = acc;
+        auto in_flight = dev::dot_issue(issued, x, yt, acc, smem);
+        dev::dot_wait(issued, in_flight);
+        dev::store(po, issued, RowMajor<SC>{7 * SC::numel});
+        auto overlapped = acc;
+        auto dying_in_flight = dev::dot_issue(
+            overlapped, dev::convert_layout<dev::DotA<P>>(dev::cast<T>(x_float), smem), y, acc,
+            smem, dev::dying_operand{});
+        const auto between = dev::dot<float>(x, yt);
+        dev::dot_wait(overlapped, dying_in_flight);
+        dev::store(po, overlapped, RowMajor<SC>{8 * SC::numel});
+        dev::store(po, between, RowMajor<SC>{9 * SC::numel});
       },
       bytes);
   const auto x = host_tile<H>(shape_of<SA>(), a);
@@ -1414,8 +1428,17 @@ void swizzled_dot_test(const char *name) {
   check<float>(n + " (resident A)",
                hvec<float>(o.begin() + 5 * SC::numel, o.begin() + 6 * SC::numel), want,
                rel(1e-3, 1e-3));
-  check<float>(n + " (resident A, accumulating)", hvec<float>(o.begin() + 6 * SC::numel, o.end()),
-               with_acc, rel(1e-3, 1e-3));
+  check<float>(n + " (resident A, accumulating)",
+               hvec<float>(o.begin() + 6 * SC::numel, o.begin() + 7 * SC::numel), with_acc,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (dot_issue, dot_wait)",
+               hvec<float>(o.begin() + 7 * SC::numel, o.begin() + 8 * SC::numel), with_acc,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (dot_issue, dying A, a product in between)",
+               hvec<float>(o.begin() + 8 * SC::numel, o.begin() + 9 * SC::numel), with_acc,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (the product in between)", hvec<float>(o.begin() + 9 * SC::numel, o.end()),
+               want, rel(1e-3, 1e-3));
 }
 
 static void test_layouts() {

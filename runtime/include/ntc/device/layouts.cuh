@@ -1251,6 +1251,85 @@ dot(const SharedTile<T, SA, false, LA> &a, const SharedTile<T, SB, Tr, L> &b,
   return acc;
 }
 
+/// What a product that dot_issue started still holds until dot_wait: on sm_90a, when it runs
+/// as wgmma, the A fragments the tensor cores read (K16 of four registers); nothing where the
+/// product completed inside dot_issue.
+template <int K16> struct dot_in_flight {
+  uint32_t a[K16][4]; ///< the A operand's fragments, k16 slice by slice
+};
+/// The product completed inside dot_issue: nothing to keep.
+template <> struct dot_in_flight<0> {};
+
+/// Starts r = acc + a · b (A in registers, B in shared memory) on the tensor cores and returns
+/// without waiting for it, when it runs as wgmma (sm_90a, see dot); otherwise the product
+/// completes here. Until dot_wait(r, the result), r, the tiles read by the product and B's
+/// shared memory belong to the tensor cores: nothing may read or write them (the compiler's
+/// overlap-products pass places the wait). Operand: living_operand or dying_operand, as dot.
+template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN,
+          class Operand = living_operand>
+__device__ inline auto dot_issue(LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> &r,
+                                 const LTile<T, SA, DotA<Mma<WM, WN>>> &a,
+                                 const SharedTile<T, SB, Tr, L> &b,
+                                 const LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> &acc,
+                                 Smem smem = {}, Operand operand = {}) {
+  using S = Shape<SA::dim(0), SB::dim(1)>;
+  constexpr int KT = SA::dim(1) / 16;
+  (void)smem;
+  (void)operand;
+#if defined(NTC_DEV_HAS_WGMMA)
+  constexpr bool async = detail::wgmma_product_v<S, WM, WN, L>;
+#else
+  constexpr bool async = false;
+#endif
+  dot_in_flight<async ? KT : 0> in_flight;
+  if constexpr (async) {
+#if defined(NTC_DEV_HAS_WGMMA)
+    static_assert(std::is_same_v<Acc, float>, "ntc::dev::dot_issue: wgmma accumulates float");
+    constexpr bool dies = std::is_same_v<Operand, dying_operand>;
+    constexpr int B = L::row_bytes, rows = SharedTile<T, SB, Tr, L>::rows, N = SB::dim(1);
+    r = acc;
+    const char *base = reinterpret_cast<const char *>(b.ptr);
+    const uint32_t zero = dies ? 0u : detail::opaque_zero();
+#pragma unroll
+    for (int kk = 0; kk < KT; ++kk)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const uint32_t packed = detail::join_pair(a.v[kk * 8 + 2 * q], a.v[kk * 8 + 2 * q + 1]);
+        in_flight.a[kk][q] = dies ? packed : detail::wgmma_fragment(packed, zero);
+      }
+    detail::fence_operands(r.v);
+    detail::fence_operands(in_flight.a);
+    detail::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < KT; ++kk)
+      detail::wgmma_rs<T, N, Tr ? 0 : 1>(
+          r.v, in_flight.a[kk], detail::wgmma_operand_descriptor<B, Tr>(base, rows, kk), 1);
+    detail::wgmma_commit();
+#endif
+  } else {
+    r = dot<Acc>(a, b, acc, smem, operand);
+  }
+  return in_flight;
+}
+
+/// Completes the product that dot_issue started into r (a no-op where it completed there).
+template <class Acc, class S, int WM, int WN, int K16>
+__device__ inline void dot_wait(LTile<Acc, S, Mma<WM, WN>> &r, dot_in_flight<K16> &in_flight) {
+#if defined(NTC_DEV_HAS_WGMMA)
+  if constexpr (K16 > 0) {
+    detail::wgmma_wait<0>();
+    detail::fence_operands(r.v);
+    detail::fence_operands(in_flight.a);
+  }
+#else
+  (void)r;
+  (void)in_flight;
+#endif
+}
+
+/// Every thread of the program reaches this point before any goes on (__syncthreads).
+__device__ inline void barrier() { __syncthreads(); }
+
 /// dot_loop (gemm.cuh) on an accumulator in layout Mma<WM, WN>: when that is the warp grid of
 /// this pass's loop (layout::gemm_accumulator_warp_rows, which the compiler chose it by), the
 /// loop multiplies into acc's registers and the epilogue continues from them: no trip through
