@@ -2,7 +2,8 @@
 //
 // A configuration fixes the meta-parameters and, on the GPU, the launch knobs the planner
 // otherwise chooses: warps per program (GEMM loops, reductions), shared-memory stages, the
-// grouped order's band. The space a tuner searches is the allowed meta-parameter values
+// grouped order's band, and whether a pipelined loop's last product stays in flight
+// (overlap-products). The space a tuner searches is the allowed meta-parameter values
 // crossed with a few values of each knob that applies, pruned by what the passes can tell
 // without compiling: a configuration whose GEMM loop falls off the tensor-core path, holds too
 // few or too many accumulators per thread, or needs more shared memory than an architecture
@@ -49,12 +50,23 @@ bool pipelinesLoads(const kir::Function &pipelined) {
   return found;
 }
 
+/// True when overlap-products rotated a loop of `f` (it holds a dot_issue).
+bool overlapsProducts(const kir::Function &f) {
+  bool found = false;
+  kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
+    found = found || s->kind == kir::StmtKind::DotIssue;
+    return !found;
+  });
+  return found;
+}
+
 /// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
 /// them (pipelined and laid out; the element-by-element twin needs no more shared memory).
 SharedPlan layOut(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
   kir::Function laid = fuseDotAccumulate(assignLayouts(specialized, threads, gpu));
-  return allocateShared(keepOperandsResident(swizzleShared(pipelineLoads(laid, gpu)), gpu), threads,
-                        gpu);
+  return allocateShared(
+      overlapProducts(keepOperandsResident(swizzleShared(pipelineLoads(laid, gpu)), gpu), gpu),
+      threads, gpu);
 }
 
 /// The static resource model: whether `config` compiles to a program worth timing.
@@ -98,6 +110,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("stages", config.knobs.stages);
   if (config.knobs.bandRows > 0)
     add("group", config.knobs.bandRows);
+  if (config.knobs.overlap > 0)
+    add("overlap", config.knobs.overlap);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -133,12 +147,15 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.stages = static_cast<int>(value);
     } else if (name == "group" && value >= 1 && value <= 1024) {
       config.knobs.bandRows = value;
-    } else if (name == "warps" || name == "stages" || name == "group") {
-      throw std::invalid_argument(name + "=" + std::to_string(value) +
-                                  " is out of range (warps 1-32, stages 2-16, group 1-1024)");
+    } else if (name == "overlap" && (value == 0 || value == 1)) {
+      config.knobs.overlap = static_cast<int>(value);
+    } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap") {
+      throw std::invalid_argument(
+          name + "=" + std::to_string(value) +
+          " is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
-                                  " nor warps, stages or group");
+                                  " nor warps, stages, group or overlap");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -195,6 +212,12 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
       } else if (pipelinesLoads(layOut(*specialized, threads, gpu).function)) {
         for (int stages : kRingStages)
           tryConfig(LaunchKnobs{0, stages, 0});
+        // Each ring again with its last product in flight, where overlap-products applies.
+        GpuTarget overlapping = gpu;
+        overlapping.knobs.overlap = 1;
+        if (overlapsProducts(layOut(*specialized, threads, overlapping).function))
+          for (int stages : kRingStages)
+            tryConfig(LaunchKnobs{0, stages, 0, 1});
       } else if (reducesWithoutProducts(*specialized)) {
         tryConfig(LaunchKnobs{});
         for (int warps : kReductionWarps)

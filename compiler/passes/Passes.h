@@ -83,8 +83,8 @@ std::map<std::string, int64_t> probeValues(const kir::Function &f,
                                            std::map<std::string, int64_t> values);
 
 /// A configuration's stable id: `NAME=V` per meta-parameter in declaration order, then
-/// `warps=W`, `stages=S` and `group=G` for the knobs it fixes, comma-separated; `none` when it
-/// fixes nothing.
+/// `warps=W`, `stages=S`, `group=G` and `overlap=1` for the knobs it fixes, comma-separated;
+/// `none` when it fixes nothing.
 std::string configId(const KernelSpec &spec, const Config &config);
 
 /// The configuration of an id (configId's format); throws std::invalid_argument saying what is
@@ -362,6 +362,13 @@ int sharedSwizzle(DType dtype, int64_t rows, int64_t cols);
 /// registers, and the products read it there (wgmma with both operands in shared memory; see
 /// KeepOperandsResident.cpp). After swizzle-shared, before allocate-shared.
 kir::Function keepOperandsResident(const kir::Function &swizzled, const GpuTarget &gpu);
+
+/// overlap-products (GPU, sm_90a, configuration knob `overlap=1`): a pipelined loop whose last
+/// product is a wgmma chain into a local is rotated by its head (the statements up to its first
+/// product), so that the last product stays in flight while the next iteration's copies and
+/// first product are issued (dot_issue/dot_wait; see OverlapProducts.cpp). After
+/// keep-operands-resident, before allocate-shared.
+kir::Function overlapProducts(const kir::Function &resident, const GpuTarget &gpu);
 
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations

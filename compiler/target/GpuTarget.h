@@ -34,6 +34,9 @@ struct LaunchKnobs {
   int threads = 0;      ///< threads per program (blockThreads)
   int stages = 0;       ///< shared-memory stages of GEMM rings and pipelined loops
   int64_t bandRows = 0; ///< rows per band of the grouped program order (1: row order)
+  /// 1: a pipelined loop's last product stays in flight while the next iteration's first one
+  /// is issued (passes/OverlapProducts.cpp); 0: every product completes where it stands.
+  int overlap = 0;
 };
 
 /// The architectures of one compilation.

@@ -59,14 +59,14 @@ NT_KERNEL(once, rows, no_loop, NTC_TEST_PARAMS);
 // At D = 64: the conversion writes buffer 2 (the rings of k and v are buffers 0 and 1),
 // 128-byte swizzled, at the first kilobyte (the scratch region below it has shrunk to the
 // reductions' 72 bytes); the first product reads it in the loop.
-// GIR-LABEL: keep-operands-resident and allocate-shared (ntc_resident_program2, 128 threads, scratch 72 bytes, total 41984 bytes)
+// GIR-LABEL: keep-operands-resident, overlap-products and allocate-shared (ntc_resident_program2, 128 threads, scratch 72 bytes, total 41984 bytes)
 // GIR: %q_scaled = convert_layout(mul(load q[] : float16[64, 64], 2 : int32[]) : float16[64, 64]) : float16[64, 64] #shared<offset=1024, swizzle=128B, buffer=2, stages=1x8192B>
 // GIR: %s = dot(%q_scaled : float16[64, 64] #shared<offset=1024, swizzle=128B, buffer=2, stages=1x8192B>, shared_stage(iteration i from 0) : float16[64, 64] #shared<offset=9216, swizzle=128B, transposed, buffer=0, stages=2x8192B>) : float32[64, 64] #mma<4x1>
 // Read again after the loop: registers, as before.
-// GIR-LABEL: keep-operands-resident and allocate-shared (ntc_twice_program2,
+// GIR-LABEL: keep-operands-resident, overlap-products and allocate-shared (ntc_twice_program2,
 // GIR: %q_scaled = convert_layout(mul(load q[] : float16[64, 64], 2 : int32[]) : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x1>, k=2>
 // GIR-NOT: buffer=2
-// GIR-LABEL: keep-operands-resident and allocate-shared (ntc_once_program2,
+// GIR-LABEL: keep-operands-resident, overlap-products and allocate-shared (ntc_once_program2,
 // GIR: %q_scaled = convert_layout(mul(load q[] : float16[64, 64], 2 : int32[]) : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x1>, k=2>
 
 // CU-LABEL: // resident with NP2_64=64;

@@ -68,14 +68,14 @@ NT_KERNEL(n128, cols128, by_rows, nt::Tensor(2, nt::float16), nt::Tensor(2, nt::
 NT_KERNEL(n24, cols24, by_rows, nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16));
 
-// GIR-LABEL: swizzle-shared, keep-operands-resident and allocate-shared (ntc_t64_program0,
+// GIR-LABEL: swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_t64_program0,
 // GIR: async_copy if 0 < ⌈x_size_1/64⌉: convert_layout(load x[0] : float16[64, 64], transpose, iteration 0 from 0) : float16[64, 64] #shared<offset=9216, swizzle=128B, transposed, buffer=0, stages=4x8192B>
 // GIR: shared_stage(iteration i from 0) : float16[64, 64] #shared<offset=9216, swizzle=128B, transposed, buffer=0, stages=4x8192B>
-// GIR-LABEL: swizzle-shared, keep-operands-resident and allocate-shared (ntc_t48_program0,
+// GIR-LABEL: swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_t48_program0,
 // GIR: shared_stage(iteration i from 0) : float16[48, 64] #shared<offset={{[0-9]*}}, swizzle=32B, transposed, buffer=0, stages=4x6144B>
-// GIR-LABEL: swizzle-shared, keep-operands-resident and allocate-shared (ntc_n128_program0,
+// GIR-LABEL: swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_n128_program0,
 // GIR: shared_stage(iteration i from 0) : float16[64, 128] #shared<offset={{[0-9]*}}, swizzle=128B, buffer=0, stages=2x16384B>
-// GIR-LABEL: swizzle-shared, keep-operands-resident and allocate-shared (ntc_n24_program0,
+// GIR-LABEL: swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_n24_program0,
 // GIR: shared_stage(iteration i from 0) : float16[64, 24] #shared<offset={{[0-9]*}}, pad=16B, buffer=0, stages=4x4096B>
 
 // CU-LABEL: ntc_t64_program0(

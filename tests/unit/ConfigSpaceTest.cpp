@@ -62,11 +62,12 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
                     "BM=24 is not a power of two in [16, 64]");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16"), "it does not give BN");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,lanes=2"),
-                    "'lanes' is neither a meta-parameter of k nor warps, stages or group");
+                    "'lanes' is neither a meta-parameter of k nor warps, stages, group or overlap");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=sixteen,BN=32"),
                     "'BM=sixteen' is not NAME=INTEGER");
-  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,warps=64"),
-                    "warps=64 is out of range (warps 1-32, stages 2-16, group 1-1024)");
+  CHECK_THROWS_WITH(
+      passes::parseConfigId(spec, "BM=16,BN=32,warps=64"),
+      "warps=64 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1)");
 }
 
 TEST_CASE("the CPU space is every meta-parameter combination, the default first", "[config]") {

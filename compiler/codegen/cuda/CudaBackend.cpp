@@ -78,14 +78,17 @@ passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
   if (elementwiseAccess)
     laid = passes::assignCyclicLayouts(laid, threads);
   passes::SharedPlan shared = passes::allocateShared(
-      passes::keepOperandsResident(passes::swizzleShared(passes::pipelineLoads(laid, gpu)), gpu),
+      passes::overlapProducts(passes::keepOperandsResident(
+                                  passes::swizzleShared(passes::pipelineLoads(laid, gpu)), gpu),
+                              gpu),
       threads, gpu);
   if (trace) {
     *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, "
            << (elementwiseAccess ? "assign-cyclic-layouts, " : "")
-           << "pipeline-loads, swizzle-shared, keep-operands-resident and allocate-shared (" << name
-           << ", " << threads << " threads, scratch " << shared.scratchBytes << " bytes, total "
-           << shared.totalBytes << " bytes) //----- //\n"
+           << "pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and "
+              "allocate-shared ("
+           << name << ", " << threads << " threads, scratch " << shared.scratchBytes
+           << " bytes, total " << shared.totalBytes << " bytes) //----- //\n"
            << kir::print(shared.function);
   }
   if (shared.totalBytes > gpu.sharedPerBlock())
