@@ -53,6 +53,10 @@ TEST_CASE("configuration ids name the meta-parameters in order, then the knobs",
   CHECK(back.knobs.threads == 256);
   CHECK(back.knobs.stages == 4);
   CHECK(back.knobs.bandRows == 8);
+  CHECK(back.knobs.overlap == 0);
+  c.knobs.overlap = 1;
+  CHECK(passes::configId(f.spec, c) == "BM=64,BN=32,warps=8,stages=4,group=8,overlap=1");
+  CHECK(passes::parseConfigId(f.spec, passes::configId(f.spec, c)).knobs.overlap == 1);
   CHECK(passes::configId(vectorKernel().spec, passes::Config{}) == "none");
 }
 
@@ -68,6 +72,9 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
   CHECK_THROWS_WITH(
       passes::parseConfigId(spec, "BM=16,BN=32,warps=64"),
       "warps=64 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1)");
+  CHECK_THROWS_WITH(
+      passes::parseConfigId(spec, "BM=16,BN=32,overlap=2"),
+      "overlap=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1)");
 }
 
 TEST_CASE("the CPU space is every meta-parameter combination, the default first", "[config]") {
