@@ -145,7 +145,8 @@ private:
   /// True when `product` runs as a chain of wgmma with A in registers and B swizzled in shared
   /// memory (ntc::dev::dot_issue's asynchronous case).
   static bool asyncProduct(const Value &product) {
-    if (product->kind != ValueKind::Dot || product->operands.size() != 3)
+    if (product->kind != ValueKind::Dot || product->operands.size() != 3 ||
+        product->type.dtype != DType::Float32)
       return false;
     const Value &a = product->operands[0], &b = product->operands[1];
     const LayoutRef &l = product->type.layout;
