@@ -565,7 +565,6 @@ private:
     return d_.broadcastTo(as(v, t), constShape(shape));
   }
 
-  /// The C++ expression of `v`, computed once per statement (see hoistSharedValues).
   /// The arguments of a product's call (dot, dot_issue): A, B, the accumulator if any, the
   /// scratch, the precision and the dying-operand mark.
   std::string dotArguments(const Value &v) {
@@ -576,6 +575,7 @@ private:
            d_.dotPrecision(v->precision) + (v->aDies ? d_.dyingOperand() : std::string());
   }
 
+  /// The C++ expression of `v`, computed once per statement (see hoistSharedValues).
   Emitted value(const Value &v) {
     if (auto it = memo_.find(v.get()); it != memo_.end())
       return it->second;
