@@ -40,21 +40,12 @@ constexpr const char *kNoChoices = "none";
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/// True when some loop of the laid-out function copies its loads ahead (pipeline-loads).
-bool pipelinesLoads(const kir::Function &pipelined) {
+/// True when the laid-out function holds a statement of `kind`: an async_copy when some loop
+/// copies its loads ahead (pipeline-loads), a dot_issue when overlap-products rotated a loop.
+bool holdsStatement(const kir::Function &laidOut, kir::StmtKind kind) {
   bool found = false;
-  kir::forEachStmt(pipelined.body, [&](const kir::Stmt &s) {
-    found = found || s->kind == kir::StmtKind::AsyncCopy;
-    return !found;
-  });
-  return found;
-}
-
-/// True when overlap-products rotated a loop of `f` (it holds a dot_issue).
-bool overlapsProducts(const kir::Function &f) {
-  bool found = false;
-  kir::forEachStmt(f.body, [&](const kir::Stmt &s) {
-    found = found || s->kind == kir::StmtKind::DotIssue;
+  kir::forEachStmt(laidOut.body, [&](const kir::Stmt &s) {
+    found = found || s->kind == kind;
     return !found;
   });
   return found;
@@ -209,13 +200,15 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
           for (int stages : kGemmStages)
             for (int64_t band : kGemmBands)
               tryConfig(LaunchKnobs{warps * 32, stages, band});
-      } else if (pipelinesLoads(layOut(*specialized, threads, gpu).function)) {
+      } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
+                                kir::StmtKind::AsyncCopy)) {
         for (int stages : kRingStages)
           tryConfig(LaunchKnobs{0, stages, 0});
         // Each ring again with its last product in flight, where overlap-products applies.
         GpuTarget overlapping = gpu;
         overlapping.knobs.overlap = 1;
-        if (overlapsProducts(layOut(*specialized, threads, overlapping).function))
+        if (holdsStatement(layOut(*specialized, threads, overlapping).function,
+                           kir::StmtKind::DotIssue))
           for (int stages : kRingStages)
             tryConfig(LaunchKnobs{0, stages, 0, 1});
       } else if (reducesWithoutProducts(*specialized)) {

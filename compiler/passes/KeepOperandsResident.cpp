@@ -38,19 +38,6 @@ namespace {
 
 using namespace kir;
 
-/// True when a product with this result type and B operand runs as a chain of wgmma reading B
-/// through descriptors (ntc::dev::detail::wgmma_product_v).
-bool wgmmaProduct(const Value &dot) {
-  const LayoutRef &l = dot->type.layout, &b = dot->operands[1]->type.layout;
-  if (!l || l->kind != TileLayout::Kind::Mma || l->warpsN != 1 || l->warpsM % 4 != 0)
-    return false;
-  if (!b || b->kind != TileLayout::Kind::Shared || b->swizzle == 0)
-    return false;
-  const int64_t rows = dot->type.shape[0].constValue(), cols = dot->type.shape[1].constValue();
-  const bool oneInstruction = cols == 16 || cols == 32 || cols == 64 || cols == 128 || cols == 256;
-  return rows == 16 * l->warpsM && oneInstruction;
-}
-
 /// What the statements of a function do with each local: how it is defined, and whether every
 /// read of it is the A operand of a wgmma product (and one of them in a loop).
 class UseScan {
@@ -127,6 +114,19 @@ LayoutRef residentLayout(const Value &v, int buffer) {
 }
 
 } // namespace
+
+/// True when a product with this result type and B operand runs as a chain of wgmma reading B
+/// through descriptors (ntc::dev::detail::wgmma_product_v).
+bool wgmmaProduct(const kir::Value &dot) {
+  const kir::LayoutRef &l = dot->type.layout, &b = dot->operands[1]->type.layout;
+  if (!l || l->kind != kir::TileLayout::Kind::Mma || l->warpsN != 1 || l->warpsM % 4 != 0)
+    return false;
+  if (!b || b->kind != kir::TileLayout::Kind::Shared || b->swizzle == 0)
+    return false;
+  const int64_t rows = dot->type.shape[0].constValue(), cols = dot->type.shape[1].constValue();
+  const bool oneInstruction = cols == 16 || cols == 32 || cols == 64 || cols == 128 || cols == 256;
+  return rows == 16 * l->warpsM && oneInstruction;
+}
 
 kir::Function keepOperandsResident(const kir::Function &swizzled, const GpuTarget &gpu) {
   if (!gpu.tuning().wgmma())

@@ -149,19 +149,11 @@ private:
         product->type.dtype != DType::Float32)
       return false;
     const Value &a = product->operands[0], &b = product->operands[1];
-    const LayoutRef &l = product->type.layout;
-    if (!l || l->kind != TileLayout::Kind::Mma || l->warpsN != 1 || l->warpsM % 4 != 0)
-      return false;
     if (!a->type.layout || a->type.layout->kind != TileLayout::Kind::DotA)
       return false;
     if (a->type.dtype != DType::Float16 && a->type.dtype != DType::BFloat16)
       return false;
-    if (b->kind != ValueKind::SharedStage || !b->type.layout || b->type.layout->swizzle == 0)
-      return false;
-    const int64_t rows = product->type.shape[0].constValue();
-    const int64_t cols = product->type.shape[1].constValue();
-    return rows == 16 * l->warpsM &&
-           (cols == 16 || cols == 32 || cols == 64 || cols == 128 || cols == 256);
+    return b->kind == ValueKind::SharedStage && wgmmaProduct(product);
   }
 
   /// Appends the rotated form of `loop` to `out` and returns true when it is a candidate.
@@ -222,43 +214,39 @@ private:
             makeDefine(s->var, withLayout(makeFull(s->value->type.shape, 0, s->value->type.dtype),
                                           s->value->type.layout, {})));
     // The first iteration's head, with both groups of copies of the ring's next stage.
+    auto append = [](std::vector<Stmt> &to, const std::vector<Stmt> &stmts) {
+      to.insert(to.end(), stmts.begin(), stmts.end());
+    };
+    auto less = [](const Expr &a, const Expr &b) {
+      Cond c;
+      c.kind = Cond::Kind::Less;
+      c.a = a;
+      c.b = b;
+      return c;
+    };
     Substituter first(i, loop->begin);
     std::vector<Stmt> prologue{makeAsyncWait(stages - 2)};
-    for (const Stmt &c : first.stmts(kept))
-      prologue.push_back(c);
+    append(prologue, first.stmts(kept));
     prologue.push_back(makeAsyncCommit());
-    for (const Stmt &c : first.stmts(moved))
-      prologue.push_back(c);
+    append(prologue, first.stmts(moved));
     prologue.push_back(makeAsyncCommit());
-    for (const Stmt &s : first.stmts(asAssignments(headStmts)))
-      prologue.push_back(s);
-    Cond nonEmpty;
-    nonEmpty.kind = Cond::Kind::Less;
-    nonEmpty.a = loop->begin;
-    nonEmpty.b = loop->end;
-    out.push_back(makeIf(nonEmpty, prologue, {}));
+    append(prologue, first.stmts(asAssignments(headStmts)));
+    out.push_back(makeIf(less(loop->begin, loop->end), prologue, {}));
     // The rotated body.
     std::vector<Stmt> rotated(rest.begin() + static_cast<std::ptrdiff_t>(head) + 1,
                               rest.begin() + static_cast<std::ptrdiff_t>(last));
     rotated.push_back(makeDotIssue(acc, product));
-    for (size_t j = last + 1; j < rest.size(); ++j)
-      rotated.push_back(rest[j]);
-    Substituter next(i, Expr::symbol(i) + Expr(int64_t{1}));
+    rotated.insert(rotated.end(), rest.begin() + static_cast<std::ptrdiff_t>(last) + 1, rest.end());
+    const Expr following = Expr::symbol(i) + Expr(int64_t{1});
+    Substituter next(i, following);
     std::vector<Stmt> nextHead{makeAsyncWait(2 * (stages - 2))};
-    for (const Stmt &c : next.stmts(kept))
-      nextHead.push_back(c);
+    append(nextHead, next.stmts(kept));
     nextHead.push_back(makeAsyncCommit());
-    for (const Stmt &s : next.stmts(asAssignments(headStmts)))
-      nextHead.push_back(s);
-    Cond more;
-    more.kind = Cond::Kind::Less;
-    more.a = Expr::symbol(i) + Expr(int64_t{1});
-    more.b = loop->end;
-    rotated.push_back(makeIf(more, nextHead, {}));
+    append(nextHead, next.stmts(asAssignments(headStmts)));
+    rotated.push_back(makeIf(less(following, loop->end), nextHead, {}));
     rotated.push_back(makeDotWait(acc));
     rotated.push_back(makeBarrier());
-    for (const Stmt &c : next.stmts(moved))
-      rotated.push_back(c);
+    append(rotated, next.stmts(moved));
     rotated.push_back(makeAsyncCommit());
     out.push_back(makeFor(i, loop->begin, loop->end, loop->step, rotated));
     return true;

@@ -363,6 +363,11 @@ int sharedSwizzle(DType dtype, int64_t rows, int64_t cols);
 /// KeepOperandsResident.cpp). After swizzle-shared, before allocate-shared.
 kir::Function keepOperandsResident(const kir::Function &swizzled, const GpuTarget &gpu);
 
+/// True when a product (a Dot with a layout) runs as a chain of wgmma reading B through
+/// descriptors on sm_90a (ntc::dev::detail::wgmma_product_v): warps along M only, each a
+/// 16-row slab, N one instruction wide, B swizzled in shared memory.
+bool wgmmaProduct(const kir::Value &dot);
+
 /// overlap-products (GPU, sm_90a, configuration knob `overlap=1`): a pipelined loop whose last
 /// product is a wgmma chain into a local is rotated by its head (the statements up to its first
 /// product), so that the last product stays in flight while the next iteration's copies and
