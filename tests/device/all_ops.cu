@@ -387,7 +387,38 @@ __global__ void __launch_bounds__(Th)
   dev::store_vec(output, numerator / dev::cast<float>(dev::sum(numerator, smem)), offset, chunk);
 }
 
+/// A pipelined loop whose copies go by TMA (tma.cuh), as the `_tma` programs of use-tensor-maps
+/// issue them: a ring of three stages, two copies (of two tensor maps) per stage, one of 5-D.
+template <int Th>
+__global__ void __launch_bounds__(Th)
+    tma_ring_kernel(const __grid_constant__ dev::tensor_map k,
+                    const __grid_constant__ dev::tensor_map v, float *out, int n) {
+  extern __shared__ __align__(1024) unsigned char tma_buffer[];
+  const Smem smem{tma_buffer};
+  dev::tma_ring<3, 2> ring(smem, 6 * 8192);
+  auto copy = [&](int j) {
+    const int rows[2] = {0, j * 64};
+    const int deep[5] = {0, j * 64, 1, 2, 3};
+    ring.copy<dev::float16, 64, 64, 128, 1, 2>(j % 3, k, smem, (j % 3) * 8192, rows, j < n);
+    ring.copy<dev::float16, 64, 64, 64, 1, 5>(j % 3, v, smem, (3 + j % 3) * 8192, deep, true);
+  };
+  for (int j = 0; j < 2 && j < n; ++j)
+    copy(j);
+  float total = 0;
+  for (int i = 0; i < n; ++i) {
+    ring.wait(i % 3);
+    dev::barrier();
+    if (i + 2 < n)
+      copy(i + 2);
+    total += float(smem.as<dev::float16>((i % 3) * 8192)[threadIdx.x]);
+  }
+  out[threadIdx.x] = total;
+}
+
 template __global__ void conversion_kernel<128>(void *, const void *);
+template __global__ void tma_ring_kernel<128>(const __grid_constant__ dev::tensor_map,
+                                              const __grid_constant__ dev::tensor_map, float *,
+                                              int);
 template __global__ void arithmetic_kernel<128>(void *, bool *, const void *);
 template __global__ void arithmetic_kernel<256>(void *, bool *, const void *);
 template __global__ void math_kernel<256>(void *, const void *);

@@ -6,6 +6,7 @@
 // usable GPU. Built with --extended-lambda (the tests write kernels as __device__ lambdas).
 #include <ntc/cpu/cpu.hpp>
 #include <ntc/device/device.cuh>
+#include <ntc/rt/tensor_map_driver.hpp>
 
 #include <cuda_runtime.h>
 
@@ -1796,6 +1797,113 @@ static void test_random() {
 
 // =================================================================================================
 
+// --- TMA copies (tma.cuh)
+// ---------------------------------------------------------------------------
+
+/// 1 when the compiled device pass issues TMA copies (NTC_DEV_HAS_TMA), else 0.
+__global__ void tma_compiled(int *out) {
+#if defined(NTC_DEV_HAS_TMA)
+  *out = 1;
+#else
+  *out = 0;
+#endif
+}
+
+/// Rows and columns of the tiles tma_ring_kernel copies: two 128-byte column blocks of halves.
+constexpr int kTmaRows = 64, kTmaCols = 128, kTmaIterations = 3, kTmaEntries = 2;
+
+/// Copies tile j of rows j·64 − 16 … (batch 1, columns 0 … 127) of x, by TMA through a ring of
+/// two stages, for j < 3, twice over (the ring's phases carry over from the first loop to the
+/// second); iteration 2 of the second loop with in_bounds false. Each tile is read back from
+/// its stage in the Swizzled<128> layout into out[entry][j].
+__global__ void tma_ring_kernel(const __grid_constant__ dev::tensor_map map, __half *out) {
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
+  const Smem smem{smem_buffer};
+  constexpr int stage_bytes = kTmaRows * kTmaCols * 2;
+  dev::tma_ring<2, 1> ring(smem, 2 * stage_bytes);
+  using Map = dev::detail::shared_map<__half, kTmaRows, kTmaCols, dev::Swizzled<128>>;
+  for (int entry = 0; entry < kTmaEntries; ++entry) {
+    auto copy = [&](int j) {
+      const int coords[3] = {0, j * kTmaRows - 16, 1};
+      ring.copy<__half, kTmaRows, kTmaCols, 128, 1, 3>(j % 2, map, smem, (j % 2) * stage_bytes,
+                                                       coords, !(entry == 1 && j == 2));
+    };
+    copy(0);
+    for (int j = 0; j < kTmaIterations; ++j) {
+      ring.wait(j % 2);
+      __syncthreads();
+      if (j + 1 < kTmaIterations)
+        copy(j + 1);
+      const __half *stage = smem.as<__half>((j % 2) * stage_bytes);
+      for (int e = int(threadIdx.x); e < kTmaRows * kTmaCols; e += int(blockDim.x)) {
+        const int r = e / kTmaCols, c = e % kTmaCols;
+        out[(entry * kTmaIterations + j) * kTmaRows * kTmaCols + e] = stage[Map::offset(r, c)];
+      }
+    }
+    __syncthreads();
+  }
+}
+
+/// TMA through ntc::dev::tma_ring with a map that ntc::rt::encode_tma encoded: rows above the
+/// tensor (negative coordinates), columns past its end, a tile moved out by in_bounds, two
+/// column blocks per tile and the ring's phases over two loops. sm_90 passes only.
+static void test_tma() {
+  int compiled = 0, *flag = nullptr;
+  CUDA_CHECK(cudaMalloc(&flag, sizeof(int)));
+  tma_compiled<<<1, 1>>>(flag);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemcpy(&compiled, flag, sizeof(int), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(flag));
+  if (!compiled) {
+    std::printf("tma: skipped (the device pass has no TMA)\n");
+    return;
+  }
+  constexpr int batches = 2, rows = 100, cols = 80;
+  hvec<cpu::float16> x(std::size_t(batches) * rows * cols);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = cpu::float16(float(1 + int(i % 1999)));
+  DevBuf<__half> input(x);
+  DevBuf<__half> output(std::size_t(kTmaEntries) * kTmaIterations * kTmaRows * kTmaCols);
+  int64_t shape[3] = {batches, rows, cols};
+  DLTensor tensor{};
+  tensor.data = input.ptr;
+  tensor.device = {kDLCUDA, 0};
+  tensor.ndim = 3;
+  tensor.dtype = {kDLFloat, 16, 1};
+  tensor.shape = shape;
+  dev::tensor_map map{};
+  expect("tma: encode_tma encodes a 3-D float16 map",
+         ntc::rt::encode_tma(&tensor, {1, kTmaRows, 64}, ntc::rt::tma_swizzle::span128, map.bytes));
+  const std::size_t smem = 2 * kTmaRows * kTmaCols * 2 + 16;
+  CUDA_CHECK(cudaFuncSetAttribute(tma_ring_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  int(smem)));
+  tma_ring_kernel<<<1, 128, smem>>>(map, output.ptr);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const hvec<cpu::float16> got = output.get();
+  int wrong = 0;
+  for (int entry = 0; entry < kTmaEntries; ++entry)
+    for (int j = 0; j < kTmaIterations; ++j)
+      for (int r = 0; r < kTmaRows; ++r)
+        for (int c = 0; c < kTmaCols; ++c) {
+          const int row = j * kTmaRows - 16 + r;
+          const bool inside = !(entry == 1 && j == 2) && row >= 0 && row < rows && c < cols;
+          const std::size_t at =
+              ((std::size_t(entry) * kTmaIterations + j) * kTmaRows + r) * kTmaCols + c;
+          const float want = inside ? float(x[(std::size_t(1) * rows + row) * cols + c]) : 0.0f;
+          wrong += float(got[at]) != want;
+        }
+  expect("tma: tiles land in the Swizzled<128> layout, zeros outside the tensor", wrong == 0);
+  if (wrong)
+    std::printf("  %d of %zu elements differ\n", wrong, got.size());
+  // A tensor TMA cannot describe (a row of 79 halves: strides not multiples of 16 bytes).
+  int64_t odd[3] = {batches, rows, 79};
+  tensor.shape = odd;
+  expect(
+      "tma: encode_tma refuses strides that are not multiples of 16 bytes",
+      !ntc::rt::encode_tma(&tensor, {1, kTmaRows, 64}, ntc::rt::tma_swizzle::span128, map.bytes));
+}
+
 int main() {
   int devices = 0;
   const cudaError_t err = cudaGetDeviceCount(&devices);
@@ -1813,6 +1921,7 @@ int main() {
   test_layouts();
   test_memory();
   test_random();
+  test_tma();
   std::printf("device tests: %d passed, %d failed\n", g_passed, g_failed);
   return g_failed ? 1 : 0;
 }

@@ -10,4 +10,5 @@
 #include <ntc/device/random.cuh>
 #include <ntc/device/reduce.cuh>
 #include <ntc/device/tile.cuh>
+#include <ntc/device/tma.cuh>
 #include <ntc/device/types.cuh>

@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstring>
+#include <initializer_list>
 
 namespace ntc::rt {
 
@@ -75,6 +76,26 @@ private:
     return encode;
   }
 };
+
+/// The dispatcher's step before launching a program with TMA copies: encodes into `out` the map
+/// that reads tensor `x` in boxes of `box` (one extent per dimension of x, outermost first) with
+/// `swizzle`, through a process-wide cache of the last 64 maps. False when TMA cannot describe
+/// the tensor (describe_tma) or the driver cannot encode it: the dispatcher then launches
+/// another program.
+inline bool encode_tma(const DLTensor *x, std::initializer_list<int64_t> box, tma_swizzle swizzle,
+                       unsigned char (&out)[128]) {
+  static tma_map_cache<tma_driver_encoder, 64> cache{tma_driver_encoder{}};
+  if (!x || x->ndim < 1 || static_cast<size_t>(x->ndim) != box.size())
+    return false;
+  tma_request request;
+  if (describe_tma(*x, box.begin(), swizzle, request) != tma_check::ok)
+    return false;
+  tma_map map;
+  if (!cache.get(request, map))
+    return false;
+  std::memcpy(out, map.bytes, sizeof(map.bytes));
+  return true;
+}
 
 } // namespace ntc::rt
 

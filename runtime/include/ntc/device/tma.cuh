@@ -1,0 +1,172 @@
+// Hopper's tensor memory accelerator (TMA, sm_90) for the pipelined copies of the device tile
+// library: a tile of global memory lands in a stage of shared memory through one instruction
+// (cp.async.bulk.tensor) issued by one thread, described by a tensor map that the host wrapper
+// encoded (ntc/rt/tensor_map.hpp) and passed as a __grid_constant__ kernel parameter.
+//
+// A copy completes on an mbarrier in shared memory: the issuing thread announces the bytes
+// to come (mbarrier.arrive.expect_tx) and the copy counts them down as they land; every thread
+// then waits for the barrier's phase to flip. A tma_ring holds one barrier per stage of a
+// pipelined loop, shared by all copies of that stage, and the parity each stage's barrier is on
+// (one bit per stage, flipped by every wait), so a loop entered again keeps the right phases as
+// long as every copy started is waited for once, which the pipelined loops of
+// passes/PipelineLoads.cpp guarantee.
+//
+// The tensor map's box is one column block of the Swizzled<RowBytes> layout (RowBytes bytes of
+// the innermost dimension by the tile's rows), written with the matching TMA swizzle: a tile of
+// several column blocks is one copy per block, into consecutive blocks of the stage.
+#pragma once
+
+#include <ntc/device/tile.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ntc::dev {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/// Defined (1) in the device passes that can issue TMA copies (sm_90 and newer).
+#define NTC_DEV_HAS_TMA 1
+#endif
+
+/// An encoded tensor map as the kernel receives it (the host's ntc::rt::tma_map, the driver's
+/// CUtensorMap): 128 opaque bytes, 64-byte aligned.
+struct alignas(64) tensor_map {
+  unsigned char bytes[128];
+};
+
+namespace detail {
+
+#if defined(NTC_DEV_HAS_TMA)
+/// The shared-window address of `p` (32 bits, as the mbarrier and bulk-copy instructions take).
+__device__ inline unsigned shared_address(const void *p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+/// cp.async.bulk.tensor of Rank dimensions (coordinates innermost first) into `dst`,
+/// completing on mbarrier `bar`.
+template <int Rank>
+__device__ inline void tma_load(unsigned dst, const tensor_map *map, unsigned bar,
+                                const int (&c)[Rank]) {
+  const unsigned long long m = reinterpret_cast<unsigned long long>(map);
+  if constexpr (Rank == 1)
+    asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3}], [%2];" ::"r"(dst),
+                 "l"(m), "r"(bar), "r"(c[0])
+                 : "memory");
+  else if constexpr (Rank == 2)
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+                 "l"(m), "r"(bar), "r"(c[0]), "r"(c[1])
+                 : "memory");
+  else if constexpr (Rank == 3)
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(dst),
+                 "l"(m), "r"(bar), "r"(c[0]), "r"(c[1]), "r"(c[2])
+                 : "memory");
+  else if constexpr (Rank == 4)
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4, %5, %6}], [%2];" ::"r"(dst),
+                 "l"(m), "r"(bar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4, %5, %6, %7}], [%2];" ::"r"(dst),
+                 "l"(m), "r"(bar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+                 : "memory");
+}
+#endif
+
+} // namespace detail
+
+/// The barriers of the TMA copies of one pipelined loop: one per stage of its Stages, each
+/// expecting Arrivals copies per phase (the copies of one iteration). Construct it once, by
+/// every thread of the program, before the loop's first copy: thread 0 initializes the
+/// barriers at `byte_offset` (8-byte aligned, 8 · Stages bytes) and the program synchronizes.
+template <int Stages, int Arrivals> class tma_ring {
+  static_assert(Stages >= 1 && Stages <= 32 && Arrivals >= 1,
+                "ntc::dev::tma_ring: 1 to 32 stages, one arrival at least");
+
+public:
+  /// Initializes the barriers (thread 0) and synchronizes the program.
+  __device__ tma_ring(Smem smem, std::size_t byte_offset)
+      : bars_(smem.as<unsigned long long>(byte_offset)) {
+#if defined(NTC_DEV_HAS_TMA)
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < Stages; ++s)
+        asm volatile(
+            "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(detail::shared_address(bars_ + s)),
+            "r"(Arrivals)
+            : "memory");
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+#endif
+    __syncthreads();
+  }
+
+  /// Thread 0: copies the R × C tile (C a whole number of column blocks of BlockBytes bytes)
+  /// whose element (0, 0) is at `coords` (the tensor's dimensions innermost first; RowDim is
+  /// the dimension of the tile's rows, the innermost that of its columns) into the stage
+  /// buffer at `byte_offset`, in the Swizzled<BlockBytes> layout, completing on the barrier of
+  /// `stage`. Elements outside the tensor land as zeros; with `in_bounds` false the whole tile
+  /// does (its rows are moved above the tensor's first).
+  template <class T, int R, int C, int BlockBytes, int RowDim, int Rank>
+  __device__ void copy(int stage, const tensor_map &map, Smem smem, std::size_t byte_offset,
+                       const int (&coords)[Rank], bool in_bounds) {
+    static_assert(Rank >= 2 && Rank <= 5 && RowDim > 0 && RowDim < Rank,
+                  "ntc::dev::tma_ring::copy: 2 to 5 dimensions, rows outside the innermost");
+    constexpr int block_cols = BlockBytes / int(sizeof(T));
+    static_assert(C % block_cols == 0, "ntc::dev::tma_ring::copy: whole column blocks");
+#if defined(NTC_DEV_HAS_TMA)
+    if (threadIdx.x != 0)
+      return;
+    const unsigned bar = detail::shared_address(bars_ + stage);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+                 "r"(unsigned(R * C * sizeof(T)))
+                 : "memory");
+    int c[Rank];
+#pragma unroll
+    for (int d = 0; d < Rank; ++d)
+      c[d] = coords[d];
+    if (!in_bounds)
+      c[RowDim] = -R;
+    const unsigned dst = detail::shared_address(smem.as<T>(byte_offset));
+#pragma unroll
+    for (int b = 0; b < C / block_cols; ++b) {
+      detail::tma_load<Rank>(dst + unsigned(b * R * BlockBytes), &map, bar, c);
+      c[0] += block_cols;
+    }
+#else
+    (void)stage, (void)map, (void)smem, (void)byte_offset, (void)coords, (void)in_bounds;
+#endif
+  }
+
+  /// Every thread: waits until the copies of `stage`'s current phase have landed (and makes
+  /// them visible to this thread and to the tensor cores), then moves the stage to its next
+  /// phase.
+  __device__ void wait(int stage) {
+#if defined(NTC_DEV_HAS_TMA)
+    const unsigned bar = detail::shared_address(bars_ + stage);
+    const unsigned parity = (phases_ >> stage) & 1u;
+    unsigned done = 0;
+    while (!done)
+      asm volatile("{\n .reg .pred p;\n"
+                   " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                   " selp.u32 %0, 1, 0, p;\n}"
+                   : "=r"(done)
+                   : "r"(bar), "r"(parity)
+                   : "memory");
+    // The stage's next copy, issued after the program's next barrier, overwrites what this
+    // thread read or wrote through the generic proxy before: order those accesses first.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#else
+    (void)stage;
+#endif
+    phases_ ^= 1u << stage;
+  }
+
+private:
+  unsigned long long *bars_;
+  unsigned phases_ = 0;
+};
+
+} // namespace ntc::dev
