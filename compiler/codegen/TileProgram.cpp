@@ -305,6 +305,13 @@ private:
         line(ns_ + "::async_commit();");
         break;
       case StmtKind::AsyncWait:
+        if (const kir::TmaRing *ring = tmaRing(s->group)) {
+          line(ringName(*ring) + ".wait(" + stageIndex(s->end, s->step, ring->stages) + ");");
+          if (!ring->asyncCopiesToo) {
+            line(ns_ + "::barrier();");
+            break;
+          }
+        }
         line(ns_ + "::async_wait<" + std::to_string(s->begin.constValue()) + ">();");
         break;
       case StmtKind::AsyncCopy:
@@ -493,9 +500,61 @@ private:
            std::to_string(l->stageBytes) + ")";
   }
 
+  /// The TMA ring of pipelined loop `group` (use-tensor-maps), or null.
+  const kir::TmaRing *tmaRing(int group) const {
+    for (const kir::TmaRing &r : f_.tmaRings)
+      if (r.group == group)
+        return &r;
+    return nullptr;
+  }
+
+  /// The local holding a TMA ring (CudaDialect::prologue declares it).
+  static std::string ringName(const kir::TmaRing &ring) {
+    return "ntc_ring" + std::to_string(ring.group);
+  }
+
+  /// The stage of a ring of `stages` that holds the copies of `iteration` of a loop from `first`.
+  std::string stageIndex(const Expr &iteration, const Expr &first, int stages) {
+    return "static_cast<int>((" + integer(iteration - first) + ") % " + std::to_string(stages) +
+           ")";
+  }
+
+  /// A pipelined copy by TMA (use-tensor-maps marked it): thread 0 issues it on the ring of its
+  /// loop, from the coordinates of the tile's first element (innermost first, as TMA takes
+  /// them); zeros unless the mask terms TMA does not check hold.
+  void tensorMapCopy(const StmtNode &s) {
+    const Value &staged = s.value, &load = staged->operands[0];
+    const std::optional<passes::TensorMapCopy> copy = passes::tensorMapCopy(f_, grid_, s);
+    const kir::TmaRing *ring = tmaRing(s.group);
+    if (!copy || !ring)
+      throw std::logic_error("a TMA copy that use-tensor-maps did not plan");
+    const int rank = static_cast<int>(copy->origin.size());
+    std::string coords;
+    for (int d = rank - 1; d >= 0; --d)
+      coords += std::string(d == rank - 1 ? "" : ", ") + "static_cast<int>(" +
+                integer(copy->origin[static_cast<size_t>(d)]) + ")";
+    std::string inBounds = boundChecks(copy->residual);
+    line("if (" + integer(s.begin) + " < " + integer(s.end) + ")");
+    ++indent_;
+    line(ringName(*ring) + ".copy<" + type(load->type.dtype) + ", " +
+         std::to_string(load->type.shape[0].constValue()) + ", " +
+         std::to_string(load->type.shape[1].constValue()) + ", " +
+         std::to_string(copy->map.swizzleBytes) + ", " + std::to_string(rank - 1 - copy->rowDim) +
+         ", " + std::to_string(rank) + ">(" +
+         stageIndex(staged->integer, staged->integer2, ring->stages) + ", ntc_maps.m" +
+         std::to_string(s.tensorMap) + ", ntc_smem, " +
+         stageOffset(staged->type.layout, staged->integer, staged->integer2) + ", {" + coords +
+         "}, " + (inBounds.empty() ? std::string("true") : inBounds) + ");");
+    --indent_;
+  }
+
   /// A pipelined copy of a load into its stage: 16-byte asynchronous copies where the
   /// dispatcher checked that chunks are contiguous and aligned, element by element otherwise.
   void asyncCopy(const StmtNode &s) {
+    if (s.tensorMap >= 0) {
+      tensorMapCopy(s);
+      return;
+    }
     const Value &staged = s.value, &load = staged->operands[0];
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[load->param].source];
     const std::string T = type(load->type.dtype);

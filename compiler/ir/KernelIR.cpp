@@ -391,6 +391,18 @@ Stmt withVectorChunk(const Stmt &s, int chunk) {
   return make(std::move(n));
 }
 
+Stmt withValue(const Stmt &s, Value v) {
+  StmtNode n = *s;
+  n.value = std::move(v);
+  return make(std::move(n));
+}
+
+Stmt withTensorMap(const Stmt &s, int map) {
+  StmtNode n = *s;
+  n.tensorMap = map;
+  return make(std::move(n));
+}
+
 Value makeSharedStage(TileType type, Expr iteration, Expr first) {
   ValueNode n = node(ValueKind::SharedStage, std::move(type));
   n.integer = std::move(iteration);
@@ -398,19 +410,23 @@ Value makeSharedStage(TileType type, Expr iteration, Expr first) {
   return make(std::move(n));
 }
 
-Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end) {
+Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end, int group) {
   StmtNode n = node(StmtKind::AsyncCopy);
   n.value = std::move(staged);
   n.begin = std::move(iteration);
   n.end = std::move(end);
+  n.group = group;
   return make(std::move(n));
 }
 
 Stmt makeAsyncCommit() { return make(node(StmtKind::AsyncCommit)); }
 
-Stmt makeAsyncWait(int64_t pending) {
+Stmt makeAsyncWait(int64_t pending, Expr iteration, Expr first, int group) {
   StmtNode n = node(StmtKind::AsyncWait);
   n.begin = Expr(pending);
+  n.end = std::move(iteration);
+  n.step = std::move(first);
+  n.group = group;
   return make(std::move(n));
 }
 
@@ -658,13 +674,15 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
       break;
     case StmtKind::AsyncCopy:
       os << pad << "async_copy if " << s->begin.str() << " < " << s->end.str() << ": "
-         << valueString(f, s->value) << "\n";
+         << valueString(f, s->value)
+         << (s->tensorMap >= 0 ? " tma map=" + std::to_string(s->tensorMap) : "") << "\n";
       break;
     case StmtKind::AsyncCommit:
       os << pad << "async_commit\n";
       break;
     case StmtKind::AsyncWait:
-      os << pad << "async_wait pending=" << s->begin.str() << "\n";
+      os << pad << "async_wait pending=" << s->begin.str() << " iteration=" << s->end.str()
+         << " group=" << s->group << "\n";
       break;
     case StmtKind::DotIssue:
       os << pad << "dot_issue %" << s->var << " <- " << valueString(f, s->value) << "\n";
@@ -701,6 +719,18 @@ std::string print(const Function &f) {
       os << (i ? ", " : "") << p.actuals[i].str();
     os << "), at most " << p.upperBound << "\n";
   }
+  for (size_t m = 0; m < f.tensorMaps.size(); ++m) {
+    const TensorMapUse &u = f.tensorMaps[m];
+    os << "  # tensor map " << m << ": " << f.spec.params[static_cast<size_t>(u.param)].name
+       << ", box [";
+    for (size_t d = 0; d < u.box.size(); ++d)
+      os << (d ? ", " : "") << u.box[d];
+    os << "], swizzle " << u.swizzleBytes << "\n";
+  }
+  for (const TmaRing &r : f.tmaRings)
+    os << "  # tma ring of group " << r.group << ": " << r.stages << " stages, " << r.arrivals
+       << " arrivals, barriers at " << r.byteOffset
+       << (r.asyncCopiesToo ? ", cp.async copies too" : "") << "\n";
   printStmts(f, f.body, 1, os);
   return os.str();
 }
@@ -777,7 +807,7 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
           withVectorChunk(makeStore(s->param, s->subscripts, f(s->value)), s->vectorChunk));
       break;
     case StmtKind::AsyncCopy:
-      out.push_back(makeAsyncCopy(f(s->value), s->begin, s->end));
+      out.push_back(withValue(s, f(s->value)));
       break;
     case StmtKind::DotIssue:
       out.push_back(makeDotIssue(s->var, f(s->value)));

@@ -99,7 +99,8 @@ enum class StmtKind {
   If,
   AsyncCopy,   ///< if begin < end: start copying `value` (a staged ConvertLayout) to its stage
   AsyncCommit, ///< closes the group of copies started since the last commit
-  AsyncWait,   ///< waits until at most `begin` committed groups are in flight, then a barrier
+  AsyncWait,   ///< waits until at most `begin` committed groups are in flight (the copies of
+               ///< iteration `end` of a loop starting at `step` have landed), then a barrier
   DotIssue,    ///< starts `var <- value` (a Dot with an accumulator) on the tensor cores
   DotWait,     ///< completes the product that DotIssue started into `var`
   Barrier,     ///< every thread of the program reaches this point before any goes on
@@ -134,6 +135,11 @@ struct StmtNode {
   std::vector<Stmt> body;       ///< For body, If then-branch
   std::vector<Stmt> orelse;     ///< If else-branch
   int vectorChunk = 0;          ///< Store: as ValueNode::vectorChunk
+  /// AsyncCopy, AsyncWait: the pipelined loop they belong to (numbered by pipeline-loads; the
+  /// copies of one loop share its stages and waits).
+  int group = -1;
+  /// AsyncCopy: the Function::tensorMaps entry it copies through (TMA), or -1 (cp.async).
+  int tensorMap = -1;
 };
 
 /// A padded tile extent: run-time sizes used as tile extents are compiled for powers of
@@ -157,6 +163,23 @@ inline constexpr const char *kPaddedPrefix = "NP2_";
 /// True when `e` is the stand-in symbol of a padded extent.
 bool isPaddedExtent(const Expr &e);
 
+/// A tensor map (TMA) through which pipelined copies read a parameter: the box is one column
+/// block of their Swizzled<swizzleBytes> stage layout (see passes/UseTensorMaps.cpp).
+struct TensorMapUse {
+  int param = -1;           ///< the source parameter (KernelSpec::params)
+  std::vector<int64_t> box; ///< elements per dimension of the parameter, outermost first
+  int swizzleBytes = 0;     ///< 32, 64 or 128
+};
+
+/// The mbarriers of the TMA copies of one pipelined loop (ntc::dev::tma_ring).
+struct TmaRing {
+  int group = -1;              ///< the loop (StmtNode::group)
+  int stages = 0;              ///< its stages: one barrier each
+  int arrivals = 0;            ///< TMA copies per iteration
+  int64_t byteOffset = 0;      ///< where the barriers lie in the program's shared memory
+  bool asyncCopiesToo = false; ///< the loop keeps cp.async copies (its waits wait for both)
+};
+
 /// The application of one kernel in kernel IR.
 struct Function {
   KernelSpec spec;
@@ -165,6 +188,10 @@ struct Function {
   /// Conditions on run-time sizes that the application needs (a constant subscript within
   /// an inner level whose extent is a run-time size); the wrapper checks them.
   std::vector<ExtentCheck> checks;
+  /// GPU, once use-tensor-maps has run: the tensor maps the program reads through and the
+  /// barriers of its TMA copies.
+  std::vector<TensorMapUse> tensorMaps;
+  std::vector<TmaRing> tmaRings;
 };
 
 // ---- constructors (type inference and checks live in these) -------------------------------
@@ -210,6 +237,10 @@ Value withLayout(const Value &v, LayoutRef layout, std::vector<Value> operands);
 Value withVectorChunk(const Value &v, int chunk);
 /// `s` (a store) with StmtNode::vectorChunk set to `chunk`.
 Stmt withVectorChunk(const Stmt &s, int chunk);
+/// `s` with its value replaced by `v` (everything else kept).
+Stmt withValue(const Stmt &s, Value v);
+/// `s` (an AsyncCopy) reading through tensor map `map` (Function::tensorMaps).
+Stmt withTensorMap(const Stmt &s, int map);
 
 Stmt makeDefine(const std::string &name, Value v);
 Stmt makeAssign(const std::string &name, Value v);
@@ -217,13 +248,14 @@ Stmt makeStore(int param, std::vector<Expr> subscripts, Value v);
 Stmt makeFor(const std::string &index, Expr begin, Expr end, Expr step, std::vector<Stmt> body);
 Stmt makeIf(Cond cond, std::vector<Stmt> then, std::vector<Stmt> orelse);
 /// GPU: when `iteration < end`, start the copy `staged` (a ConvertLayout of a load into a
-/// pipelined shared buffer, for that iteration).
-Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end);
+/// pipelined shared buffer, for that iteration) of pipelined loop `group`.
+Stmt makeAsyncCopy(Value staged, Expr iteration, Expr end, int group);
 /// GPU: close the group of asynchronous copies started since the last commit.
 Stmt makeAsyncCommit();
 /// GPU: wait until at most `pending` committed groups of copies are in flight, then a barrier
-/// that makes the completed copies visible to every thread (and to the tensor cores).
-Stmt makeAsyncWait(int64_t pending);
+/// that makes the completed copies visible to every thread (and to the tensor cores). The
+/// copies completed are those of `iteration` of pipelined loop `group`, which starts at `first`.
+Stmt makeAsyncWait(int64_t pending, Expr iteration, Expr first, int group);
 /// GPU: start `name <- product` (a Dot with an accumulator operand) without waiting for it;
 /// `name` must not be read before the DotWait of the same name.
 Stmt makeDotIssue(const std::string &name, Value product);

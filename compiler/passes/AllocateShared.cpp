@@ -135,7 +135,7 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
                            placeStmts(s->orelse, base, buffers, end)));
       break;
     case StmtKind::AsyncCopy:
-      out.push_back(makeAsyncCopy(placer.place(s->value), s->begin, s->end));
+      out.push_back(withValue(s, placer.place(s->value)));
       break;
     case StmtKind::DotIssue:
       out.push_back(makeDotIssue(s->var, placer.place(s->value)));

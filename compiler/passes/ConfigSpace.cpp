@@ -103,6 +103,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("group", config.knobs.bandRows);
   if (config.knobs.overlap > 0)
     add("overlap", config.knobs.overlap);
+  if (config.knobs.tma > 0)
+    add("tma", config.knobs.tma);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -140,13 +142,16 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.bandRows = value;
     } else if (name == "overlap" && (value == 0 || value == 1)) {
       config.knobs.overlap = static_cast<int>(value);
-    } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap") {
+    } else if (name == "tma" && (value == 0 || value == 1)) {
+      config.knobs.tma = static_cast<int>(value);
+    } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
+               name == "tma") {
       throw std::invalid_argument(
           name + "=" + std::to_string(value) +
-          " is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1)");
+          " is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1, tma 0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
-                                  " nor warps, stages, group or overlap");
+                                  " nor warps, stages, group, overlap or tma");
     }
   }
   for (const MetaParam &m : spec.metas)

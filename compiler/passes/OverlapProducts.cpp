@@ -225,7 +225,8 @@ private:
       return c;
     };
     Substituter first(i, loop->begin);
-    std::vector<Stmt> prologue{makeAsyncWait(stages - 2)};
+    const StmtNode &wait = *body[0];
+    std::vector<Stmt> prologue{makeAsyncWait(stages - 2, loop->begin, wait.step, wait.group)};
     append(prologue, first.stmts(kept));
     prologue.push_back(makeAsyncCommit());
     append(prologue, first.stmts(moved));
@@ -239,7 +240,7 @@ private:
     rotated.insert(rotated.end(), rest.begin() + static_cast<std::ptrdiff_t>(last) + 1, rest.end());
     const Expr following = Expr::symbol(i) + Expr(int64_t{1});
     Substituter next(i, following);
-    std::vector<Stmt> nextHead{makeAsyncWait(2 * (stages - 2))};
+    std::vector<Stmt> nextHead{makeAsyncWait(2 * (stages - 2), following, wait.step, wait.group)};
     append(nextHead, next.stmts(kept));
     nextHead.push_back(makeAsyncCommit());
     append(nextHead, next.stmts(asAssignments(headStmts)));

@@ -83,8 +83,8 @@ std::map<std::string, int64_t> probeValues(const kir::Function &f,
                                            std::map<std::string, int64_t> values);
 
 /// A configuration's stable id: `NAME=V` per meta-parameter in declaration order, then
-/// `warps=W`, `stages=S`, `group=G` and `overlap=1` for the knobs it fixes, comma-separated;
-/// `none` when it fixes nothing.
+/// `warps=W`, `stages=S`, `group=G`, `overlap=1` and `tma=1` for the knobs it fixes,
+/// comma-separated; `none` when it fixes nothing.
 std::string configId(const KernelSpec &spec, const Config &config);
 
 /// The configuration of an id (configId's format); throws std::invalid_argument saying what is
@@ -374,6 +374,32 @@ bool wgmmaProduct(const kir::Value &dot);
 /// first product are issued (dot_issue/dot_wait; see OverlapProducts.cpp). After
 /// keep-operands-resident, before allocate-shared.
 kir::Function overlapProducts(const kir::Function &resident, const GpuTarget &gpu);
+
+/// A pipelined copy as TMA makes it (see UseTensorMaps.cpp).
+struct TensorMapCopy {
+  kir::TensorMapUse map;          ///< the parameter, box and swizzle of its tensor map
+  int rowDim = -1;                ///< the parameter's dimension along the tile's rows
+  std::vector<Expr> origin;       ///< the coordinates of the tile's element (0, 0)
+  std::vector<MaskTerm> residual; ///< lane-free mask terms left: unless all hold, zeros
+};
+
+/// The TMA form of pipelined copy `copy` (an AsyncCopy) of a specialized, laid-out program, or
+/// nullopt when TMA cannot make it exactly (see UseTensorMaps.cpp).
+std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInfo &grid,
+                                           const kir::StmtNode &copy);
+
+/// A program with its pipelined copies through TMA, and its shared memory, barriers included.
+struct TensorMapPlan {
+  kir::Function function;
+  int64_t totalBytes = 0;
+};
+
+/// use-tensor-maps (GPU, sm_90a, configuration knob `tma=1`): marks every pipelined copy that
+/// TMA makes exactly (StmtNode::tensorMap) and records the tensor maps and the barrier rings
+/// (Function::tensorMaps, tmaRings), the barriers after the program's `sharedBytes`. Without
+/// the knob or such copies, the function unchanged (no rings).
+TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int64_t sharedBytes,
+                            const GpuTarget &gpu);
 
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations

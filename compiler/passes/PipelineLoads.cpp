@@ -165,6 +165,7 @@ private:
     for (const auto &[node, index] : copyOf)
       replaced_[node] = copies[index].staged;
     const Expr i = Expr::symbol(loop->var);
+    const int group = nextGroup_++;
     auto copyFor = [&](const Copy &c, const Expr &iteration) {
       const Value &load = c.original->operands[0];
       std::vector<Expr> subscripts;
@@ -173,14 +174,14 @@ private:
       Value next = makeLoad(load->param, subscripts, load->type);
       return makeAsyncCopy(
           makeStagedCopy(next, c.staged, c.original->transpose, iteration, loop->begin), iteration,
-          loop->end);
+          loop->end, group);
     };
     for (int j = 0; j + 1 < stages; ++j) {
       for (const Copy &c : copies)
         out.push_back(copyFor(c, loop->begin + Expr(int64_t{j})));
       out.push_back(makeAsyncCommit());
     }
-    std::vector<Stmt> body{makeAsyncWait(stages - 2)};
+    std::vector<Stmt> body{makeAsyncWait(stages - 2, i, loop->begin, group)};
     for (const Copy &c : copies)
       body.push_back(copyFor(c, i + Expr(int64_t{stages - 1})));
     body.push_back(makeAsyncCommit());
@@ -223,6 +224,7 @@ private:
   const Function &f_;
   const GpuTarget &gpu_;
   int nextBuffer_ = 0;
+  int nextGroup_ = 0;
   std::unordered_map<const ValueNode *, LayoutRef> replaced_;
   ValueMemo memo_;
   Expr first_, iteration_;

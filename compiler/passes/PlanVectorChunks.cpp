@@ -116,9 +116,8 @@ private:
     if (!row.isConst() || row.constValue() % chunk != 0 ||
         accepted(access(load->param, load->subscripts), load->param, chunk) == 0)
       return s;
-    return kir::makeAsyncCopy(
-        kir::withLayout(staged, staged->type.layout, {kir::withVectorChunk(load, chunk)}), s->begin,
-        s->end);
+    return kir::withValue(
+        s, kir::withLayout(staged, staged->type.layout, {kir::withVectorChunk(load, chunk)}));
   }
 
   /// A store with its loads chunked, then itself (the order the conditions list them in).

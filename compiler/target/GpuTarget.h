@@ -37,6 +37,9 @@ struct LaunchKnobs {
   /// 1: a pipelined loop's last product stays in flight while the next iteration's first one
   /// is issued (passes/OverlapProducts.cpp); 0: every product completes where it stands.
   int overlap = 0;
+  /// 1 (sm_90a only): a program whose pipelined copies TMA can make gets a twin that makes them
+  /// so, launched when the dispatcher can describe the tensors (passes/UseTensorMaps.cpp).
+  int tma = 0;
 };
 
 /// The architectures of one compilation.

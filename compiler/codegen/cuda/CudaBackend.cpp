@@ -12,6 +12,7 @@
 #include "codegen/host/HostWrapper.h"
 #include "passes/Pipeline.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ntc::codegen {
@@ -20,8 +21,8 @@ namespace {
 
 struct Program {
   std::string name;
-  int threads;
-  int64_t smem;
+  int threads = 0;
+  int64_t smem = 0;
   /// Launch conditions of the vector-access twin `name + "_vec"` (empty: no twin).
   std::vector<passes::VectorCondition> vector;
   /// Shared memory of the twin (it may differ: the element-by-element program's layout may be
@@ -30,6 +31,11 @@ struct Program {
   /// Programs per block of the program and of its twin (passes::programsPerBlock); `smem` and
   /// `vectorSmem` are then a block's, for all of them.
   int programs = 1, vectorPrograms = 1;
+  /// The TMA twin `name + "_tma"` (use-tensor-maps; none when `tensorMaps` is empty): the
+  /// vector program with its pipelined copies by TMA, launched, with 32-bit indices, when the
+  /// vector conditions hold and the dispatcher encodes every tensor map.
+  std::vector<kir::TensorMapUse> tensorMaps;
+  int64_t tmaSmem = 0;
 };
 
 /// A program's shared memory rounded up so that the programs of a block each start aligned.
@@ -37,7 +43,8 @@ int64_t perProgramSmem(int64_t bytes) { return (bytes + 127) / 128 * 128; }
 
 /// The launch of one program (after the grid check), returning from the wrapper.
 std::string launchCode(const std::string &kernel, const std::string &fn, int threads,
-                       int64_t smemBytes, const std::string &indent, int programs = 1) {
+                       int64_t smemBytes, const std::string &indent, int programs = 1,
+                       const std::string &arguments = "ntc_args") {
   std::string smem = std::to_string(smemBytes), code;
   const std::string blocks = programs == 1 ? std::string("ntc_grid")
                                            : "(ntc_grid + " + std::to_string(programs - 1) +
@@ -49,11 +56,56 @@ std::string launchCode(const std::string &kernel, const std::string &fn, int thr
             ": cudaFuncSetAttribute failed: \") + cudaGetErrorString(e));\n";
   code += indent + fn + "<<<dim3(static_cast<unsigned>(" + blocks + ")), dim3(" +
           std::to_string(threads * programs) + "), " + smem +
-          ", static_cast<cudaStream_t>(ntc_stream)>>>(ntc_args);\n";
+          ", static_cast<cudaStream_t>(ntc_stream)>>>(" + arguments + ");\n";
   code += indent + "if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)\n" + indent +
           "  return ntc::rt::fail(NTC_ERROR_LAUNCH, std::string(\"" + kernel +
           ": kernel launch failed: \") + cudaGetErrorString(e));\n";
   return code + indent + "return NTC_SUCCESS;\n";
+}
+
+/// The dispatcher's check of the vector `conditions` of a program, joined by `separator`.
+std::string vectorReady(const kir::Function &f,
+                        const std::vector<passes::VectorCondition> &conditions,
+                        const std::string &separator) {
+  std::string ready;
+  for (const passes::VectorCondition &c : conditions) {
+    // A jagged tensor's values lack its batch dimension (stride 0, never vectorised).
+    const ParamSpec &param = f.spec.params[c.param];
+    const int dim = param.jaggedDim ? c.dim - 1 : c.dim;
+    ready += std::string(ready.empty() ? "" : separator) +
+             (dim < 0 ? std::string("false")
+                      : "ntc::rt::vector_ready(" + param.name + ", " + std::to_string(dim) + ", " +
+                            std::to_string(c.width) + ")");
+  }
+  return ready;
+}
+
+/// The dispatcher's launch of a program's TMA twin (32-bit indices): when the vector conditions
+/// hold and every tensor map encodes, it launches and returns; otherwise the code falls through
+/// to the other programs.
+std::string tmaLaunch(const kir::Function &f, const Program &p, const std::string &kernel) {
+  const std::string separator = " &&\n            ";
+  std::string ready = vectorReady(f, p.vector, separator);
+  auto require = [&](const std::string &condition) {
+    ready += (ready.empty() ? "" : separator) + condition;
+  };
+  for (size_t m = 0; m < p.tensorMaps.size(); ++m) {
+    const kir::TensorMapUse &use = p.tensorMaps[m];
+    std::string box;
+    for (int64_t b : use.box)
+      box += (box.empty() ? "" : ", ") + std::to_string(b);
+    const char *swizzle = use.swizzleBytes == 128  ? "span128"
+                          : use.swizzleBytes == 64 ? "span64"
+                                                   : "span32";
+    require("ntc::rt::encode_tma(" + f.spec.params[static_cast<size_t>(use.param)].name + ", {" +
+            box + "}, ntc::rt::tma_swizzle::" + swizzle + ", ntc_maps.m" + std::to_string(m) +
+            ".bytes)");
+  }
+  return "      {\n        " + tensorMapsStructName(p.name + "_tma") + " ntc_maps;\n        if (" +
+         ready + ") {\n" +
+         launchCode(kernel, p.name + "_tma<int32_t>", p.threads, p.tmaSmem, "          ", 1,
+                    "ntc_args, ntc_maps") +
+         "        }\n      }\n";
 }
 
 /// True when a value of `f` has an explicit chunk width (assign-cyclic-layouts ran on it).
@@ -132,7 +184,9 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
     for (size_t d = 0; trace && d < grid.reversed.size(); ++d)
       if (grid.reversed[d])
         *trace << "// order-programs: grid dimension " << d << " numbered last to first\n";
-    Program p{programName(f.spec, programs.size()), passes::blockThreads(unlaid, gpu), 0, {}};
+    Program p;
+    p.name = programName(f.spec, programs.size());
+    p.threads = passes::blockThreads(unlaid, gpu);
     passes::SharedPlan shared = layOut(f, unlaid, p.name, p.threads, gpu, trace, true);
     p.programs = passes::programsPerBlock(shared.function, p.threads);
     p.smem = p.programs == 1 ? shared.totalBytes : p.programs * perProgramSmem(shared.totalBytes);
@@ -172,6 +226,26 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
                           vector.function, p.threads * p.vectorPrograms, p.vectorSmem, gpu)),
           os);
     }
+    // The TMA twin (configuration knob tma=1 on sm_90a).
+    const passes::TensorMapPlan tma =
+        passes::useTensorMaps(vector.function, grid, shared.totalBytes, gpu);
+    if (!tma.function.tmaRings.empty() && passes::programsPerBlock(tma.function, p.threads) == 1 &&
+        tma.totalBytes <= gpu.sharedPerBlock()) {
+      if (trace)
+        *trace << "// -----// IR after use-tensor-maps (" << p.name << "_tma, total "
+               << tma.totalBytes << " bytes) //----- //\n"
+               << kir::print(tma.function);
+      p.tensorMaps = tma.function.tensorMaps;
+      p.tmaSmem = tma.totalBytes;
+      os << "// " << what.str() << "; " << p.threads << " threads, " << tma.totalBytes
+         << " bytes of shared memory; pipelined copies by TMA (the dispatcher encoded the tensor "
+            "maps).\n";
+      emitProgram(tma.function, grid, p.name + "_tma",
+                  CudaDialect(p.threads, gpu, p.vector, 1, perProgramSmem(tma.totalBytes),
+                              passes::minBlocksPerMultiprocessor(tma.function, p.threads,
+                                                                 tma.totalBytes, gpu)),
+                  os);
+    }
     programs[key] = p;
   }
   os << "} // namespace\n\n";
@@ -187,18 +261,10 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
                 name +
                 ": the grid of \" + std::to_string(ntc_grid) + \" programs exceeds "
                 "2147483647\");\n";
+        if (!p.tensorMaps.empty() && !v.index64)
+          code += tmaLaunch(f, p, name);
         if (!p.vector.empty()) {
-          std::string ready;
-          for (const passes::VectorCondition &c : p.vector) {
-            // A jagged tensor's values lack its batch dimension (stride 0, never vectorised).
-            const ParamSpec &param = f.spec.params[c.param];
-            const int dim = param.jaggedDim ? c.dim - 1 : c.dim;
-            ready += std::string(ready.empty() ? "" : " && ") +
-                     (dim < 0 ? std::string("false")
-                              : "ntc::rt::vector_ready(" + param.name + ", " + std::to_string(dim) +
-                                    ", " + std::to_string(c.width) + ")");
-          }
-          code += "      if (" + ready + ") {\n" +
+          code += "      if (" + vectorReady(f, p.vector, " && ") + ") {\n" +
                   launchCode(name, p.name + "_vec" + index, p.threads, p.vectorSmem, "        ",
                              p.vectorPrograms) +
                   "      }\n";
@@ -223,6 +289,13 @@ std::vector<GeneratedFile> generateCuda(const std::vector<kir::Function> &kernel
   os << "#include <ntc/device/device.cuh>\n#include <ntc/rt/device_guard.hpp>\n#include "
         "<ntc/rt/index.hpp>\n#include "
         "<ntc/rt/tuning.hpp>\n#include <ntc/rt/validate.hpp>\n\n";
+  // The tensor-map encoder, for the dispatchers of programs with TMA copies (knob tma=1).
+  const auto tmaConfig = [](const passes::Config &c) { return c.knobs.tma == 1; };
+  const bool tmaTuned = std::any_of(tunings.begin(), tunings.end(), [&](const auto &t) {
+    return std::any_of(t.second.configs.begin(), t.second.configs.end(), tmaConfig);
+  });
+  if (gpu.allHopper() && (gpu.knobs.tma == 1 || tmaTuned))
+    os << "#include <ntc/rt/tensor_map_driver.hpp>\n\n";
   os << "#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <limits>\n#include "
         "<string>\n#include <vector>\n\n";
   for (const kir::Function &f : kernels) {

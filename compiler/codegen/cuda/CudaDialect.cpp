@@ -6,6 +6,7 @@
 #include "codegen/host/HostWrapper.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ntc::codegen {
 
@@ -49,17 +50,43 @@ std::string CudaDialect::broadcastTo(const std::string &x,
   return "ntc::dev::broadcast_to<" + shapeType(shape) + ">(" + x + ", ntc_smem)";
 }
 
+std::string tensorMapsStructName(const std::string &program) { return program + "_maps"; }
+
 std::string CudaDialect::prologue(const kir::Function &f, const std::string &name) const {
+  // A program with TMA copies (use-tensor-maps) takes their tensor maps, which the dispatcher
+  // encodes, as one __grid_constant__ parameter, and sets up the barriers of their rings.
+  std::string maps, mapsParameter, rings;
+  if (!f.tensorMaps.empty()) {
+    maps = "/// The tensor maps of " + name + " (the dispatcher encodes them).\nstruct " +
+           tensorMapsStructName(name) + " {\n";
+    for (size_t m = 0; m < f.tensorMaps.size(); ++m) {
+      const kir::TensorMapUse &use = f.tensorMaps[m];
+      std::string box;
+      for (int64_t b : use.box)
+        box += (box.empty() ? "" : "x") + std::to_string(b);
+      maps += "  ntc::dev::tensor_map m" + std::to_string(m) + "; // " +
+              f.spec.params[static_cast<size_t>(use.param)].name + ", box " + box + ", swizzle " +
+              std::to_string(use.swizzleBytes) + "\n";
+    }
+    maps += "};\n\n";
+    mapsParameter = ", const __grid_constant__ " + tensorMapsStructName(name) + " ntc_maps";
+    for (const kir::TmaRing &ring : f.tmaRings)
+      rings += "  ntc::dev::tma_ring<" + std::to_string(ring.stages) + ", " +
+               std::to_string(ring.arrivals) + "> ntc_ring" + std::to_string(ring.group) +
+               "{ntc_smem, " + std::to_string(ring.byteOffset) + "};\n";
+  }
   const std::string head =
-      "template <class Index>\n__global__ void __launch_bounds__(" +
+      maps + "template <class Index>\n__global__ void __launch_bounds__(" +
       std::to_string(threads_ * programs_) +
       (minBlocks_ > 0 ? ", sizeof(Index) == 4 ? " + std::to_string(minBlocks_) + " : 1" : "") +
-      ") " + name + "(const " + argsStructName(f.spec) +
-      " ntc_args) {\n  extern __shared__ __align__(1024) unsigned char "
+      ") " + name + "(const " + argsStructName(f.spec) + " ntc_args" + mapsParameter +
+      ") {\n  extern __shared__ __align__(1024) unsigned char "
       "ntc_smem_buffer[];\n";
   if (programs_ == 1)
-    return head + "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n"
-                  "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
+    return head + "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n" + rings +
+           "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
+  if (!rings.empty())
+    throw std::logic_error(name + ": TMA copies in a block of several programs");
   const std::string n = std::to_string(programs_);
   return head + "  // " + n + " one-warp programs per block: warp w runs program blockIdx.x * " +
          n + " + w.\n  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer + " +

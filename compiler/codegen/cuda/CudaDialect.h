@@ -5,6 +5,9 @@
 
 namespace ntc::codegen {
 
+/// The struct of the tensor maps a program with TMA copies takes (`<program>_maps`).
+std::string tensorMapsStructName(const std::string &program);
+
 /// ntc::dev: statically shaped tiles spread over the `threads` threads of a block (in the
 /// layouts of their types); a program is a __global__ function template over the index type,
 /// one block per grid element, with the dynamic shared memory (1024-byte aligned, as swizzled

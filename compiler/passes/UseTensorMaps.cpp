@@ -1,0 +1,188 @@
+//===- UseTensorMaps.cpp - pipelined copies through Hopper's TMA -----------===//
+//
+// On sm_90a with the configuration knob `tma=1`, the pipelined copies of a program (the
+// AsyncCopy statements of pipeline-loads, each a tile of a parameter into a stage of a ring)
+// can go by the tensor memory accelerator: one thread issues one cp.async.bulk.tensor per
+// column block of the stage, and the copy completes on an mbarrier of the loop's tma_ring
+// (ntc::dev, tma.cuh) instead of through cp.async groups. No thread computes an address or a
+// mask per element, and the copy engine fills the zeros of a tile's part outside the tensor.
+//
+// use-tensor-maps picks the copies TMA makes exactly as the generic copy would:
+//   * the stage is Swizzled<B> (swizzle-shared), the layout TMA writes with its B-byte swizzle;
+//   * the element read where masked is 0 (TMA writes zeros outside the tensor), and the
+//     parameter is not jagged;
+//   * the access is a box: affine in the tile's lanes (affine-access), the column lane steps the
+//     parameter's last dimension by one and nothing else, the row lane another dimension by one
+//     and nothing else;
+//   * every mask term that depends on a lane is the bound of the coordinate of its dimension
+//     (0 <= coordinate or coordinate < size), which the copy engine checks itself. Lane-free
+//     terms of that form are implied too; the other lane-free terms remain (the tile is all zeros
+//     unless they hold: the copy then reads rows above the tensor's first).
+// Each parameter and box gets one tensor map (Function::tensorMaps), which the dispatcher
+// encodes, or refuses the program when TMA cannot describe the tensor (describe_tma: 16-byte
+// aligned base and strides, a contiguous last dimension). Each loop with such copies gets a
+// tma_ring (Function::tmaRings) of one 8-byte barrier per stage after the program's shared
+// memory, expecting one arrival per TMA copy of an iteration; its waits wait on the barrier of
+// the iteration's stage, then on cp.async groups only if the loop still has such copies.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace ntc::passes {
+
+namespace {
+
+using namespace kir;
+
+/// The dimension whose coordinate `steps` (one lane's step of every coordinate) moves by one,
+/// when that is the only coordinate it moves; -1 otherwise.
+int unitStepDimension(const std::vector<Expr> &steps) {
+  int found = -1;
+  for (size_t d = 0; d < steps.size(); ++d) {
+    auto c = steps[d].asConst();
+    if (!c)
+      return -1;
+    if (*c == 0)
+      continue;
+    if (*c != 1 || found >= 0)
+      return -1;
+    found = static_cast<int>(d);
+  }
+  return found;
+}
+
+/// True when mask term `t` bounds coordinate `d` of `access` within the size of dimension d of
+/// `src` (what the copy engine checks for every element).
+bool boundsCoordinate(const MaskTerm &t, const Access &access, const ParamSpec &src, size_t d) {
+  return t.value == access.coords[d] && t.extent.kind() == ExprKind::Symbol &&
+         t.extent.symbolName() == src.sizeSymbol(static_cast<int>(d));
+}
+
+} // namespace
+
+std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInfo &grid,
+                                           const kir::StmtNode &copy) {
+  if (copy.kind != StmtKind::AsyncCopy || !copy.value ||
+      copy.value->kind != ValueKind::ConvertLayout)
+    return std::nullopt;
+  const Value &staged = copy.value, &load = staged->operands[0];
+  const LayoutRef &layout = staged->type.layout;
+  if (!layout || layout->kind != TileLayout::Kind::Shared || layout->swizzle == 0 ||
+      load->kind != ValueKind::Load || load->type.shape.size() != 2)
+    return std::nullopt;
+  const ParamSpec &src = f.spec.params[f.spec.arranged[load->param].source];
+  if (src.jaggedDim || src.other.value_or(0.0) != 0.0 || src.ndim < 2 || src.ndim > 5 ||
+      load->type.dtype != src.dtype)
+    return std::nullopt;
+  Access access = resolveAccess(f, load->param, load->subscripts);
+  simplifyMask(access, grid, f, load->param);
+  const std::optional<AffineAccess> affine = affineAccess(access);
+  if (!affine || affine->laneSteps.size() != 2)
+    return std::nullopt;
+  const int last = src.ndim - 1;
+  const int rowDim = unitStepDimension(affine->laneSteps[0]);
+  if (unitStepDimension(affine->laneSteps[1]) != last || rowDim < 0 || rowDim == last)
+    return std::nullopt;
+  TensorMapCopy result;
+  for (const MaskTerm &t : access.mask) {
+    std::vector<std::string> symbols;
+    t.value.collectSymbols(symbols);
+    const bool onLane = std::any_of(symbols.begin(), symbols.end(), [](const std::string &s) {
+      return s == laneIndex(0) || s == laneIndex(1);
+    });
+    bool implied = false;
+    for (size_t d = 0; d < access.coords.size() && !implied; ++d)
+      implied = boundsCoordinate(t, access, src, d);
+    if (implied)
+      continue;
+    if (onLane)
+      return std::nullopt;
+    result.residual.push_back(t);
+  }
+  const int64_t rows = load->type.shape[0].constValue();
+  const int64_t cols = load->type.shape[1].constValue();
+  const int64_t blockCols = layout->swizzle / dtypeBytes(load->type.dtype);
+  if (rows > 256 || cols % blockCols != 0)
+    return std::nullopt;
+  result.map.param = f.spec.arranged[load->param].source;
+  result.map.box.assign(static_cast<size_t>(src.ndim), 1);
+  result.map.box[static_cast<size_t>(rowDim)] = rows;
+  result.map.box[static_cast<size_t>(last)] = blockCols;
+  result.map.swizzleBytes = layout->swizzle;
+  result.rowDim = rowDim;
+  result.origin = affine->origin;
+  return result;
+}
+
+TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int64_t sharedBytes,
+                            const GpuTarget &gpu) {
+  TensorMapPlan plan{laid, sharedBytes};
+  if (gpu.knobs.tma != 1 || !gpu.allHopper())
+    return plan;
+  Function &f = plan.function;
+  std::map<int, std::set<int>> tmaBuffers; // group -> buffers copied by TMA
+  std::map<int, int> stagesOf;             // group -> stages
+  std::set<int> asyncGroups;               // groups that keep cp.async copies
+  std::function<std::vector<Stmt>(const std::vector<Stmt> &)> rewrite =
+      [&](const std::vector<Stmt> &body) {
+        std::vector<Stmt> out;
+        for (const Stmt &s : body) {
+          if (s->kind == StmtKind::For) {
+            out.push_back(makeFor(s->var, s->begin, s->end, s->step, rewrite(s->body)));
+            continue;
+          }
+          if (s->kind == StmtKind::If) {
+            out.push_back(makeIf(s->cond, rewrite(s->body), rewrite(s->orelse)));
+            continue;
+          }
+          if (s->kind != StmtKind::AsyncCopy) {
+            out.push_back(s);
+            continue;
+          }
+          std::optional<TensorMapCopy> copy = tensorMapCopy(laid, grid, *s);
+          if (!copy || s->group < 0) {
+            asyncGroups.insert(s->group);
+            out.push_back(s);
+            continue;
+          }
+          int index = -1;
+          for (size_t m = 0; m < f.tensorMaps.size(); ++m) {
+            const TensorMapUse &u = f.tensorMaps[m];
+            if (u.param == copy->map.param && u.box == copy->map.box &&
+                u.swizzleBytes == copy->map.swizzleBytes)
+              index = static_cast<int>(m);
+          }
+          if (index < 0) {
+            index = static_cast<int>(f.tensorMaps.size());
+            f.tensorMaps.push_back(copy->map);
+          }
+          const LayoutRef &layout = s->value->type.layout;
+          tmaBuffers[s->group].insert(layout->buffer);
+          stagesOf[s->group] = layout->stages;
+          out.push_back(withTensorMap(s, index));
+        }
+        return out;
+      };
+  f.body = rewrite(laid.body);
+  int64_t offset = (sharedBytes + 7) / 8 * 8;
+  for (const auto &[group, buffers] : tmaBuffers) {
+    TmaRing ring;
+    ring.group = group;
+    ring.stages = stagesOf[group];
+    ring.arrivals = static_cast<int>(buffers.size());
+    ring.byteOffset = offset;
+    ring.asyncCopiesToo = asyncGroups.count(group) > 0;
+    offset += 8 * ring.stages;
+    f.tmaRings.push_back(ring);
+  }
+  if (!f.tmaRings.empty())
+    plan.totalBytes = offset;
+  return plan;
+}
+
+} // namespace ntc::passes

@@ -1,0 +1,70 @@
+// use-tensor-maps (passes/UseTensorMaps.cpp): with the configuration knob tma=1 on sm_90a, the
+// pipelined copies that TMA makes exactly (a box of the tensor into a swizzled stage, zeros
+// where masked) go by cp.async.bulk.tensor on a tma_ring of the loop, in a third program,
+// `_tma`, which the dispatcher launches when it can encode every tensor map. A tensor read as
+// something else than zero where masked keeps its cp.async copies, and the loop's waits then
+// wait for both.
+
+#include <ntc/dsl.hpp>
+
+// (⌈M/64⌉, 1) -> (⌈N/64⌉,) -> (64, D): every row block of q sees all of k and v.
+nt::Tensor every_block(nt::Tensor input, nt::Tensor q_tiled) {
+  auto tiled = input.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
+  tiled.dtype() = tiled.dtype().squeeze({1});
+  return tiled;
+}
+
+NT_ARRANGEMENT auto rows(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
+  auto q_tiled = q.tile({64, -1});
+  return nt::arrange(q_tiled, every_block(k, q_tiled), every_block(v, q_tiled), o.tile({64, -1}));
+}
+
+NT_APPLICATION void two_products(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
+  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
+  for (int i = 0; i < k.shape(0); ++i) {
+    auto s = ntl::dot(q, ntl::trans(k[i]));
+    acc = acc * 0.5 + ntl::dot(s.to(ntl::float16), v[i]);
+  }
+  o = acc;
+}
+
+NT_KERNEL(mapped, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64));
+
+// NTC-ARGS: --cuda-arch 90a --kernel mapped --config stages=3,tma=1
+
+// At D = 64 (program 2): k's and v's copies take one tensor map each, a box of 64 rows by one
+// 128-byte column block; the ring has a barrier per stage after the program's shared memory,
+// expecting both copies; the loop's wait is the barrier's and no cp.async group is left.
+// GIR-LABEL: IR after use-tensor-maps (ntc_mapped_program2_tma
+// GIR: # tensor map 0: k, box [64, 64], swizzle 128
+// GIR-NEXT: # tensor map 1: v, box [64, 64], swizzle 128
+// GIR-NEXT: # tma ring of group 0: 3 stages, 2 arrivals, barriers at {{[0-9]+}}
+// GIR-NOT: cp.async copies too
+// GIR: async_copy if 0 < {{.*}}load k[0]{{.*}} tma map=0
+// GIR: async_copy if 0 < {{.*}}load v[0]{{.*}} tma map=1
+// GIR: for i in range(0,
+// GIR-NEXT: async_wait pending=1 iteration=i group=0
+// GIR-NEXT: async_copy if i + 2 < {{.*}}load k[i + 2]{{.*}} tma map=0
+// GIR-NEXT: async_copy if i + 2 < {{.*}}load v[i + 2]{{.*}} tma map=1
+
+// CU-LABEL: struct ntc_mapped_program2_tma_maps {
+// CU-NEXT: ntc::dev::tensor_map m0; // k, box 64x64, swizzle 128
+// CU-NEXT: ntc::dev::tensor_map m1; // v, box 64x64, swizzle 128
+// CU: ntc_mapped_program2_tma(const ntc_mapped_args ntc_args, const __grid_constant__ ntc_mapped_program2_tma_maps ntc_maps) {
+// CU: ntc::dev::tma_ring<3, 2> ntc_ring0{ntc_smem, {{[0-9]+}}};
+// CU: for (Index l_i = 0;
+// CU-NEXT: ntc_ring0.wait(static_cast<int>((l_i) % 3));
+// CU-NEXT: ntc::dev::barrier();
+// CU-NEXT: if ((l_i + 2) <
+// CU-NEXT: ntc_ring0.copy<ntc::dev::float16, 64, 64, 128, 1, 2>(static_cast<int>(((l_i + 2)) % 3), ntc_maps.m0, ntc_smem, {{.*}}, {static_cast<int>(0), static_cast<int>(((64 * l_i) + 128))}, {{.*}});
+// The dispatcher: the TMA twin first, with 32-bit indices, when the maps encode.
+// CU: if (!ntc_index64 && ntc_NP2_64 == 64) {
+// CU: ntc_mapped_program2_tma_maps ntc_maps;
+// CU: ntc::rt::encode_tma(k, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m0.bytes) &&
+// CU-NEXT: ntc::rt::encode_tma(v, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m1.bytes)) {
+// CU: ntc_mapped_program2_tma<int32_t><<<
+// CU: ntc_mapped_program2_vec<int32_t><<<
+// CU-LABEL: ntc_status_t mapped(
