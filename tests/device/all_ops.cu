@@ -365,6 +365,50 @@ __global__ void __launch_bounds__(Th)
   dev::store_vec(output, dev::cast<dev::float16>(acc), offset, dev::no_chunk{});
 }
 
+/// The GEMM of a `_tma` program (use-tensor-maps): both operands of the main loop by TMA on a
+/// ring of four stages, the offsets kept for the paths that copy otherwise.
+template <int Th>
+__global__ void __launch_bounds__(Th)
+    tma_matmul_kernel(const __grid_constant__ dev::tensor_map a_map,
+                      const __grid_constant__ dev::tensor_map b_map, const dev::float16 *lhs,
+                      const dev::float16 *rhs, float *output, int M, int N, int K) {
+  constexpr int BM = 16 * (Th / 32), BN = 128, BK = 64, Stages = 4;
+  extern __shared__ __align__(1024) unsigned char tma_matmul_buffer[];
+  const Smem smem{tma_matmul_buffer};
+  dev::tma_ring<Stages, 2> ring(smem,
+                                dev::dot_loop_smem_bytes<dev::float16, BM, BK, BN, Th, Stages>());
+  const int pm = int(blockIdx.x) / ((N + BN - 1) / BN), pn = int(blockIdx.x) % ((N + BN - 1) / BN);
+  auto acc = dev::full<float, Shape<BM, BN>, dev::Mma<Th / 32, 1>>(0.0);
+  auto a_offset = [&](const int k, const int *i) -> long long {
+    const int r = pm * BM + i[0], c = k * BK + i[1];
+    return r < M && c < K ? static_cast<long long>(r) * K + c : dev::masked;
+  };
+  auto b_offset = [&](const int k, const int *i) -> long long {
+    const int r = k * BK + i[0], c = pn * BN + i[1];
+    return r < K && c < N ? static_cast<long long>(r) * N + c : dev::masked;
+  };
+  dev::dot_loop<Stages, true, true, true, dev::float16, BM, BK, BN, Th>(
+      acc, 0, (K + BK - 1) / BK, lhs, dev::convert<dev::float16>(0.0), a_offset, dev::no_chunk{},
+      dev::make_tma_operand<2, 1>(ring, a_map,
+                                  [&](const int k, int(&c)[2]) -> bool {
+                                    c[0] = k * BK;
+                                    c[1] = pm * BM;
+                                    return true;
+                                  }),
+      rhs, dev::convert<dev::float16>(0.0), b_offset, dev::no_chunk{},
+      dev::make_tma_operand<2, 1>(ring, b_map,
+                                  [&](const int k, int(&c)[2]) -> bool {
+                                    c[0] = pn * BN;
+                                    c[1] = k * BK;
+                                    return true;
+                                  }),
+      smem);
+  dev::store(output, acc, [&](const int *i) -> long long {
+    const int r = pm * BM + i[0], c = pn * BN + i[1];
+    return r < M && c < N ? static_cast<long long>(r) * N + c : dev::masked;
+  });
+}
+
 /// The row softmax with vector accesses (the dispatcher's aligned variant).
 template <int Th, int W>
 __global__ void __launch_bounds__(Th)
@@ -445,6 +489,10 @@ template __global__ void pipelined_matmul_kernel<256, true>(const dev::float16 *
 template __global__ void pipelined_matmul_kernel<128, false>(const dev::float16 *,
                                                              const dev::float16 *, dev::float16 *,
                                                              int, int, int);
+template __global__ void tma_matmul_kernel<128>(const __grid_constant__ dev::tensor_map,
+                                                const __grid_constant__ dev::tensor_map,
+                                                const dev::float16 *, const dev::float16 *, float *,
+                                                int, int, int);
 template __global__ void softmax_vec_kernel<256, 4096>(const float *, float *, int, int);
 
 // The device library promotes with the shared table (ntc/common/promotion.hpp), as the compiler

@@ -33,6 +33,7 @@
 #include <ntc/device/dot.cuh>
 #include <ntc/device/layout.cuh>
 #include <ntc/device/memory.cuh>
+#include <ntc/device/tma.cuh>
 #include <ntc/device/wgmma.cuh>
 
 #include <cstddef>
@@ -195,6 +196,11 @@ template <class T, int R, int C, int Th, class Index, class Map>
 __device__ inline int affine_chunks_of(no_affine) {
   return 0;
 }
+template <class T, int R, int C, int Th, class Index, class Map, int Rank, int RowDim, class Ring,
+          class Coords>
+__device__ inline int affine_chunks_of(const tma_operand<Rank, RowDim, Ring, Coords> &) {
+  return 0;
+}
 template <class T, int R, int C, int Th, class Index, class Map, class Full, class Origin>
 __device__ inline affine_chunks<T, R, C, Th, Index, Map>
 affine_chunks_of(const affine_tile<Full, Origin> &affine) {
@@ -227,6 +233,21 @@ namespace detail {
 template <int BM, int BN, int Th, int WM>
 using gemm_fragments_t = float[BM / WM / 16][BN / (Th / 32 / WM) / 8][4];
 
+/// The TMA copy of an R × C operand tile of step k into the ring at byte `at` (the
+/// Swizzled<RowBytes> layout of block_swizzled), by `operand`'s map and ring.
+template <class T, int R, int C, int RowBytes, class Index, int Rank, int RowDim, class Ring,
+          class Coords>
+__device__ inline void tma_copy(const tma_operand<Rank, RowDim, Ring, Coords> &operand, int stage,
+                                Index k, Smem smem, std::size_t at) {
+  int c[Rank];
+  const bool in_bounds = operand.coords(k, c);
+  operand.ring->template copy<T, R, C, RowBytes, RowDim, Rank>(stage, *operand.map, smem, at, c,
+                                                               in_bounds);
+}
+/// No TMA copy for an operand without a map (never called: dot_loop copies both or neither).
+template <class T, int R, int C, int RowBytes, class Index, class Operand>
+__device__ inline void tma_copy(const Operand &, int, Index, Smem, std::size_t) {}
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 /// The tensor-core main loop of dot_loop: c += Σ over k in [begin, end) of A_k · B_k, c in the
 /// fragments of this pass's warp grid (WM must be dot_loop_warp_rows). Starts with a barrier (the
@@ -257,12 +278,31 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
   auto stage_at = [&](Index step) {
     return smem.as<unsigned char>(std::size_t(step % Stages) * stage_bytes);
   };
-  // An operand with an affine form and 16-byte chunks copies a full tile from one offset.
-  constexpr bool AffineA = VecA && !std::is_same_v<AA, no_affine>;
-  constexpr bool AffineB = VecB && !std::is_same_v<AB, no_affine>;
+  // Both operands by TMA (wgmma only: TMA writes the swizzled column blocks wgmma reads); the
+  // cp.async path otherwise, where an operand with an affine form and 16-byte chunks copies a
+  // full tile from one offset.
+  constexpr bool Tma = Wgmma && is_tma_operand_v<AA> && is_tma_operand_v<AB>;
+  constexpr bool AffineA = VecA && !std::is_same_v<AA, no_affine> && !is_tma_operand_v<AA>;
+  constexpr bool AffineB = VecB && !std::is_same_v<AB, no_affine> && !is_tma_operand_v<AB>;
   const auto chunks_a = affine_chunks_of<T, BM, BK, Th, Index, MapA>(a_affine);
   const auto chunks_b = affine_chunks_of<T, BK, BN, Th, Index, MapB>(b_affine);
+  // Thread 0 issues one TMA copy per column block of each operand, on the barrier of the stage.
+  auto issue_tma = [&](Index step) {
+    if constexpr (Tma) {
+      if (step >= steps)
+        return;
+      const Index k = begin + step;
+      const int stage = int(step % Stages);
+      const std::size_t at = std::size_t(stage) * stage_bytes;
+      tma_copy<T, BM, BK, MapA::row_bytes>(a_affine, stage, k, smem, at);
+      tma_copy<T, BK, BN, MapB::row_bytes>(b_affine, stage, k, smem, at + b_start);
+    }
+  };
   auto issue = [&](Index step) {
+    if constexpr (Tma) {
+      issue_tma(step);
+      return;
+    }
     if (step < steps) {
       const Index k = begin + step;
       unsigned char *stage = stage_at(step);
@@ -313,6 +353,10 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
         mma_m16n8k16<T>(acc[m][n], a[m], b[n]);
   };
 
+#if defined(NTC_DEV_HAS_WGMMA)
+  if constexpr (Tma)
+    fence_proxy_async(); // this thread's accesses to the scratch memory, before TMA writes it
+#endif
   __syncthreads();            // the ring reuses the block's scratch memory
   constexpr int KS = BK / 16; // k16 slices per stage
   if constexpr (Wgmma) {
@@ -330,9 +374,13 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
       issue(Index(s));
     fence_operands(d);
     for (Index step = 0; step < steps; ++step) {
-      cp_async_wait<Stages - 3>();
-      fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
-      __syncthreads();     // stage step has arrived; the wgmmas of step − 2 are done everywhere
+      if constexpr (Tma) {
+        a_affine.ring->wait(int(step % Stages)); // stage step has landed
+      } else {
+        cp_async_wait<Stages - 3>();
+        fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
+      }
+      __syncthreads(); // stage step has arrived; the wgmmas of step − 2 are done everywhere
       issue(step + Stages - 2);
       const unsigned char *stage = stage_at(step);
       wgmma_fence();

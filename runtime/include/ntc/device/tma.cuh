@@ -169,4 +169,28 @@ private:
   unsigned phases_ = 0;
 };
 
+/// An operand of dot_loop copied by TMA (the `_tma` programs of use-tensor-maps): the ring its
+/// copies complete on (shared by both operands of the loop: two arrivals per stage), its tensor
+/// map, and `coords(k, c)`, which fills c with the coordinates (innermost first) of the tile of
+/// step k and returns whether the mask terms TMA does not check hold (else the tile lands as
+/// zeros). RowDim is the dimension of the tile's rows, counted innermost first.
+template <int Rank, int RowDim, class Ring, class Coords> struct tma_operand {
+  Ring *ring;
+  const tensor_map *map;
+  Coords coords;
+};
+
+/// Builds a tma_operand (deducing the ring and the coordinate callable).
+template <int Rank, int RowDim, class Ring, class Coords>
+__device__ inline tma_operand<Rank, RowDim, Ring, Coords>
+make_tma_operand(Ring &ring, const tensor_map &map, Coords coords) {
+  return {&ring, &map, coords};
+}
+
+/// True for a tma_operand.
+template <class X> inline constexpr bool is_tma_operand_v = false;
+/// True for a tma_operand.
+template <int Rank, int RowDim, class Ring, class Coords>
+inline constexpr bool is_tma_operand_v<tma_operand<Rank, RowDim, Ring, Coords>> = true;
+
 } // namespace ntc::dev
