@@ -466,11 +466,36 @@ private:
     return form && form->laneSteps.size() == 2 ? ", " + affineTile(form, param, "") : "";
   }
 
+  /// A dot_loop operand by TMA: its map in ntc_maps, the ring of its loop and the coordinates
+  /// (innermost first) of the tile of step `leading`, with the mask terms TMA does not check.
+  std::string tmaOperand(const kir::TmaRing &ring, const passes::TensorMapCopy &copy, int map,
+                         const std::string &leading) {
+    const int rank = static_cast<int>(copy.origin.size());
+    std::string body;
+    for (int d = rank - 1; d >= 0; --d)
+      body += "ntc_c[" + std::to_string(rank - 1 - d) + "] = static_cast<int>(" +
+              integer(copy.origin[static_cast<size_t>(d)]) + "); ";
+    const std::string inBounds = boundChecks(copy.residual);
+    return ns_ + "::make_tma_operand<" + std::to_string(rank) + ", " +
+           std::to_string(rank - 1 - copy.rowDim) + ">(" + ringName(ring) + ", ntc_maps.m" +
+           std::to_string(map) + ", [&](" + leading + ", int (&ntc_c)[" + std::to_string(rank) +
+           "]) -> bool { " + body + "return " +
+           (inBounds.empty() ? std::string("true") : inBounds) + "; })";
+  }
+
   /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop); `accZero`:
   /// the accumulator holds zeros when the loop starts.
   void dotLoop(const StmtNode &s, const passes::DotLoop &loop, bool accZero) {
     const std::string T = type(loop.a->type.dtype);
-    auto operand = [&](const Value &v, bool &vector) {
+    // Operands by TMA where use-tensor-maps gave the loop a ring.
+    const kir::TmaRing *ring = s.group >= 0 ? tmaRing(s.group) : nullptr;
+    std::optional<std::pair<passes::TensorMapCopy, passes::TensorMapCopy>> maps;
+    if (ring) {
+      maps = passes::dotLoopTensorMaps(f_, grid_, loop, d_.dotLoopThreads());
+      if (!maps || ring->operandMaps.size() != 2)
+        throw std::logic_error("a TMA dot loop that use-tensor-maps did not plan");
+    }
+    auto operand = [&](const Value &v, bool &vector, int which) {
       const ParamSpec &src = f_.spec.params[f_.spec.arranged[v->param].source];
       passes::Access access = resolve(v->param, v->subscripts);
       vector = v->vectorChunk > 0;
@@ -478,10 +503,12 @@ private:
       return "ntc_args." + src.name + ", " + ns_ + "::convert<" + T + ">(" +
              doubleLiteral(src.other.value_or(0.0)) + ")" +
              accessLambdas(access, v->param, vector ? passes::kDotLoopChunk : 0, k + ", ") + ", " +
-             affineTile(vector ? passes::affineAccess(access) : std::nullopt, v->param, k);
+             (ring ? tmaOperand(*ring, which ? maps->second : maps->first,
+                                ring->operandMaps[static_cast<size_t>(which)], k)
+                   : affineTile(vector ? passes::affineAccess(access) : std::nullopt, v->param, k));
     };
     bool vectorA = false, vectorB = false;
-    std::string a = operand(loop.a, vectorA), b = operand(loop.b, vectorB);
+    std::string a = operand(loop.a, vectorA, 0), b = operand(loop.b, vectorB, 1);
     line("// for " + name(s.var) + ": t_" + loop.acc + " += dot(a, b), pipelined over " +
          std::to_string(loop.stages) + " shared stages.");
     line(ns_ + "::dot_loop<" + std::to_string(loop.stages) + ", " + (vectorA ? "true" : "false") +

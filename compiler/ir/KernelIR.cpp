@@ -403,6 +403,12 @@ Stmt withTensorMap(const Stmt &s, int map) {
   return make(std::move(n));
 }
 
+Stmt withGroup(const Stmt &s, int group) {
+  StmtNode n = *s;
+  n.group = group;
+  return make(std::move(n));
+}
+
 Value makeSharedStage(TileType type, Expr iteration, Expr first) {
   ValueNode n = node(ValueKind::SharedStage, std::move(type));
   n.integer = std::move(iteration);
@@ -730,7 +736,12 @@ std::string print(const Function &f) {
   for (const TmaRing &r : f.tmaRings)
     os << "  # tma ring of group " << r.group << ": " << r.stages << " stages, " << r.arrivals
        << " arrivals, barriers at " << r.byteOffset
-       << (r.asyncCopiesToo ? ", cp.async copies too" : "") << "\n";
+       << (r.asyncCopiesToo ? ", cp.async copies too" : "")
+       << (r.operandMaps.size() == 2
+               ? ", the dot loop's operands through maps " + std::to_string(r.operandMaps[0]) +
+                     " and " + std::to_string(r.operandMaps[1])
+               : std::string())
+       << "\n";
   printStmts(f, f.body, 1, os);
   return os.str();
 }

@@ -136,7 +136,8 @@ struct StmtNode {
   std::vector<Stmt> orelse;     ///< If else-branch
   int vectorChunk = 0;          ///< Store: as ValueNode::vectorChunk
   /// AsyncCopy, AsyncWait: the pipelined loop they belong to (numbered by pipeline-loads; the
-  /// copies of one loop share its stages and waits).
+  /// copies of one loop share its stages and waits). For: a GEMM main loop whose operands go
+  /// by TMA, the Function::tmaRings entry of its copies (use-tensor-maps).
   int group = -1;
   /// AsyncCopy: the Function::tensorMaps entry it copies through (TMA), or -1 (cp.async).
   int tensorMap = -1;
@@ -178,6 +179,8 @@ struct TmaRing {
   int arrivals = 0;            ///< TMA copies per iteration
   int64_t byteOffset = 0;      ///< where the barriers lie in the program's shared memory
   bool asyncCopiesToo = false; ///< the loop keeps cp.async copies (its waits wait for both)
+  /// A GEMM main loop's ring (the For statement's group): the maps of its A and B operands.
+  std::vector<int> operandMaps;
 };
 
 /// The application of one kernel in kernel IR.
@@ -241,6 +244,8 @@ Stmt withVectorChunk(const Stmt &s, int chunk);
 Stmt withValue(const Stmt &s, Value v);
 /// `s` (an AsyncCopy) reading through tensor map `map` (Function::tensorMaps).
 Stmt withTensorMap(const Stmt &s, int map);
+/// `s` with StmtNode::group set to `group`.
+Stmt withGroup(const Stmt &s, int group);
 
 Stmt makeDefine(const std::string &name, Value v);
 Stmt makeAssign(const std::string &name, Value v);

@@ -383,10 +383,20 @@ struct TensorMapCopy {
   std::vector<MaskTerm> residual; ///< lane-free mask terms left: unless all hold, zeros
 };
 
+/// The TMA form of reading `load` (a 2-D tile) into shared memory in the Swizzled<blockBytes>
+/// layout, or nullopt when TMA cannot make it exactly (see UseTensorMaps.cpp).
+std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInfo &grid,
+                                           const kir::Value &load, int blockBytes);
+
 /// The TMA form of pipelined copy `copy` (an AsyncCopy) of a specialized, laid-out program, or
-/// nullopt when TMA cannot make it exactly (see UseTensorMaps.cpp).
+/// nullopt when TMA cannot make it exactly.
 std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInfo &grid,
                                            const kir::StmtNode &copy);
+
+/// The TMA forms of the operand copies of GEMM main loop `loop` (planned for `threads`), when it
+/// multiplies with wgmma (whose swizzled column blocks TMA writes) and TMA makes both exactly.
+std::optional<std::pair<TensorMapCopy, TensorMapCopy>>
+dotLoopTensorMaps(const kir::Function &f, const GridInfo &grid, const DotLoop &loop, int threads);
 
 /// A program with its pipelined copies through TMA, and its shared memory, barriers included.
 struct TensorMapPlan {
@@ -395,11 +405,12 @@ struct TensorMapPlan {
 };
 
 /// use-tensor-maps (GPU, sm_90a, configuration knob `tma=1`): marks every pipelined copy that
-/// TMA makes exactly (StmtNode::tensorMap) and records the tensor maps and the barrier rings
-/// (Function::tensorMaps, tmaRings), the barriers after the program's `sharedBytes`. Without
-/// the knob or such copies, the function unchanged (no rings).
-TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int64_t sharedBytes,
-                            const GpuTarget &gpu);
+/// TMA makes exactly (StmtNode::tensorMap) and every GEMM main loop of a block of `threads`
+/// whose operands it makes exactly (StmtNode::group), and records the tensor maps and the
+/// barrier rings (Function::tensorMaps, tmaRings), the barriers after the program's
+/// `sharedBytes`. Without the knob or such copies, the function unchanged (no rings).
+TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
+                            int64_t sharedBytes, const GpuTarget &gpu);
 
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations

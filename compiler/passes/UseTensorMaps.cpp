@@ -28,6 +28,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include <ntc/device/layout.cuh>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -65,15 +67,11 @@ bool boundsCoordinate(const MaskTerm &t, const Access &access, const ParamSpec &
 
 } // namespace
 
-std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInfo &grid,
-                                           const kir::StmtNode &copy) {
-  if (copy.kind != StmtKind::AsyncCopy || !copy.value ||
-      copy.value->kind != ValueKind::ConvertLayout)
-    return std::nullopt;
-  const Value &staged = copy.value, &load = staged->operands[0];
-  const LayoutRef &layout = staged->type.layout;
-  if (!layout || layout->kind != TileLayout::Kind::Shared || layout->swizzle == 0 ||
-      load->kind != ValueKind::Load || load->type.shape.size() != 2)
+std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInfo &grid,
+                                           const kir::Value &load, int blockBytes) {
+  if (load->kind != ValueKind::Load || load->type.shape.size() != 2 ||
+      dtypeBytes(load->type.dtype) != 2 ||
+      (blockBytes != 32 && blockBytes != 64 && blockBytes != 128))
     return std::nullopt;
   const ParamSpec &src = f.spec.params[f.spec.arranged[load->param].source];
   if (src.jaggedDim || src.other.value_or(0.0) != 0.0 || src.ndim < 2 || src.ndim > 5 ||
@@ -106,21 +104,45 @@ std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInf
   }
   const int64_t rows = load->type.shape[0].constValue();
   const int64_t cols = load->type.shape[1].constValue();
-  const int64_t blockCols = layout->swizzle / dtypeBytes(load->type.dtype);
+  const int64_t blockCols = blockBytes / dtypeBytes(load->type.dtype);
   if (rows > 256 || cols % blockCols != 0)
     return std::nullopt;
   result.map.param = f.spec.arranged[load->param].source;
   result.map.box.assign(static_cast<size_t>(src.ndim), 1);
   result.map.box[static_cast<size_t>(rowDim)] = rows;
   result.map.box[static_cast<size_t>(last)] = blockCols;
-  result.map.swizzleBytes = layout->swizzle;
+  result.map.swizzleBytes = blockBytes;
   result.rowDim = rowDim;
   result.origin = affine->origin;
   return result;
 }
 
-TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int64_t sharedBytes,
-                            const GpuTarget &gpu) {
+std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInfo &grid,
+                                           const kir::StmtNode &copy) {
+  if (copy.kind != StmtKind::AsyncCopy || !copy.value ||
+      copy.value->kind != ValueKind::ConvertLayout)
+    return std::nullopt;
+  const LayoutRef &layout = copy.value->type.layout;
+  if (!layout || layout->kind != TileLayout::Kind::Shared || layout->swizzle == 0)
+    return std::nullopt;
+  return tensorMapLoad(f, grid, copy.value->operands[0], layout->swizzle);
+}
+
+std::optional<std::pair<TensorMapCopy, TensorMapCopy>>
+dotLoopTensorMaps(const kir::Function &f, const GridInfo &grid, const DotLoop &loop, int threads) {
+  const auto bm = static_cast<int>(loop.bm), bk = static_cast<int>(loop.bk),
+             bn = static_cast<int>(loop.bn);
+  if (!dev::layout::gemm_wgmma_shape(bm, bk, bn, threads, loop.stages))
+    return std::nullopt;
+  auto a = tensorMapLoad(f, grid, loop.a, dev::layout::block_row_bytes(bk * 2));
+  auto b = tensorMapLoad(f, grid, loop.b, dev::layout::block_row_bytes(bn * 2));
+  if (!a || !b)
+    return std::nullopt;
+  return std::make_pair(*a, *b);
+}
+
+TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
+                            int64_t sharedBytes, const GpuTarget &gpu) {
   TensorMapPlan plan{laid, sharedBytes};
   if (gpu.knobs.tma != 1 || !gpu.allHopper())
     return plan;
@@ -128,11 +150,38 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
   std::map<int, std::set<int>> tmaBuffers; // group -> buffers copied by TMA
   std::map<int, int> stagesOf;             // group -> stages
   std::set<int> asyncGroups;               // groups that keep cp.async copies
+  std::vector<TmaRing> dotRings;           // the rings of GEMM main loops by TMA
+  int nextGroup = 0;
+  forEachStmt(laid.body, [&](const Stmt &s) {
+    nextGroup = std::max(nextGroup, s->group + 1);
+    return true;
+  });
+  auto mapIndex = [&](const TensorMapUse &use) {
+    for (size_t m = 0; m < f.tensorMaps.size(); ++m) {
+      const TensorMapUse &u = f.tensorMaps[m];
+      if (u.param == use.param && u.box == use.box && u.swizzleBytes == use.swizzleBytes)
+        return static_cast<int>(m);
+    }
+    f.tensorMaps.push_back(use);
+    return static_cast<int>(f.tensorMaps.size()) - 1;
+  };
   std::function<std::vector<Stmt>(const std::vector<Stmt> &)> rewrite =
       [&](const std::vector<Stmt> &body) {
         std::vector<Stmt> out;
         for (const Stmt &s : body) {
           if (s->kind == StmtKind::For) {
+            // A GEMM main loop (one dot_loop) with both operands by TMA.
+            if (auto loop = planDotLoop(s, threads, gpu))
+              if (auto maps = dotLoopTensorMaps(laid, grid, *loop, threads)) {
+                TmaRing ring;
+                ring.group = nextGroup++;
+                ring.stages = loop->stages;
+                ring.arrivals = 2;
+                ring.operandMaps = {mapIndex(maps->first.map), mapIndex(maps->second.map)};
+                dotRings.push_back(ring);
+                out.push_back(withGroup(s, ring.group));
+                continue;
+              }
             out.push_back(makeFor(s->var, s->begin, s->end, s->step, rewrite(s->body)));
             continue;
           }
@@ -150,17 +199,7 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
             out.push_back(s);
             continue;
           }
-          int index = -1;
-          for (size_t m = 0; m < f.tensorMaps.size(); ++m) {
-            const TensorMapUse &u = f.tensorMaps[m];
-            if (u.param == copy->map.param && u.box == copy->map.box &&
-                u.swizzleBytes == copy->map.swizzleBytes)
-              index = static_cast<int>(m);
-          }
-          if (index < 0) {
-            index = static_cast<int>(f.tensorMaps.size());
-            f.tensorMaps.push_back(copy->map);
-          }
+          const int index = mapIndex(copy->map);
           const LayoutRef &layout = s->value->type.layout;
           tmaBuffers[s->group].insert(layout->buffer);
           stagesOf[s->group] = layout->stages;
@@ -177,6 +216,11 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
     ring.arrivals = static_cast<int>(buffers.size());
     ring.byteOffset = offset;
     ring.asyncCopiesToo = asyncGroups.count(group) > 0;
+    offset += 8 * ring.stages;
+    f.tmaRings.push_back(ring);
+  }
+  for (TmaRing ring : dotRings) {
+    ring.byteOffset = offset;
     offset += 8 * ring.stages;
     f.tmaRings.push_back(ring);
   }

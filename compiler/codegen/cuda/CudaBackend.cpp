@@ -228,7 +228,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
     }
     // The TMA twin (configuration knob tma=1 on sm_90a).
     const passes::TensorMapPlan tma =
-        passes::useTensorMaps(vector.function, grid, shared.totalBytes, gpu);
+        passes::useTensorMaps(vector.function, grid, p.threads, shared.totalBytes, gpu);
     if (!tma.function.tmaRings.empty() && passes::programsPerBlock(tma.function, p.threads) == 1 &&
         tma.totalBytes <= gpu.sharedPerBlock()) {
       if (trace)
