@@ -5,19 +5,7 @@
 // iteration's wait, copies of the first product's ring and head, and only then waits for the
 // product (dot_wait), crosses a barrier and copies the next stage of the product's own ring.
 
-#include <ntc/dsl.hpp>
-
-// (⌈M/64⌉, 1) -> (⌈N/64⌉,) -> (64, D): every row block of q sees all of k and v.
-nt::Tensor every_block(nt::Tensor input, nt::Tensor q_tiled) {
-  auto tiled = input.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
-  tiled.dtype() = tiled.dtype().squeeze({1});
-  return tiled;
-}
-
-NT_ARRANGEMENT auto rows(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
-  auto q_tiled = q.tile({64, -1});
-  return nt::arrange(q_tiled, every_block(k, q_tiled), every_block(v, q_tiled), o.tile({64, -1}));
-}
+#include "every_block.hpp"
 
 NT_APPLICATION void two_products(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
   auto q_scaled = (q * 2).to(q.dtype());
