@@ -1,0 +1,68 @@
+"""Checks a library built from one configuration of matmul or attention_f16 (a "variant", see
+tools/scripts/variant-bundle.sh) against PyTorch at tail shapes: sizes that are not multiples of
+any tile, K shorter than one tile, one-row outputs, and tensors whose rows are not 16-byte
+aligned (the dispatcher then launches another program than the TMA or vector one). Small, so that
+it also runs under compute-sanitizer. Prints one line per call and "variant check: N passed, M
+failed"; exits 1 on a failure.
+Usage: python3 variant_check.py <lib.so>
+"""
+import ctypes
+import sys
+
+import torch
+
+sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
+from ntc_dlpack import Library  # noqa: E402
+
+lib = Library(sys.argv[1])
+torch.manual_seed(7)
+passed = failed = 0
+
+
+def exported(name):
+    try:
+        getattr(lib.lib, name)
+        return True
+    except AttributeError:
+        return False
+
+
+def report(what, ok, detail=""):
+    global passed, failed
+    passed += ok
+    failed += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} {what} {detail}", flush=True)
+
+
+if exported("matmul"):
+    for m, n, k, pad in ((65, 97, 130, 0), (136, 72, 200, 0), (1, 256, 64, 0), (256, 256, 8, 0),
+                         (300, 520, 777, 0), (128, 256, 512, 0), (64, 64, 100, 3)):
+        # pad > 0: rows of k + pad elements, so that strides are not multiples of 16 bytes.
+        a = torch.randn(m, k + pad, device="cuda", dtype=torch.float16)[:, :k]
+        b = torch.randn(k, n + pad, device="cuda", dtype=torch.float16)[:, :n]
+        out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        lib.call("matmul", a, b, out)
+        torch.cuda.synchronize()
+        ref = (a.float() @ b.float())
+        err = ((out.float() - ref).abs() / (1 + ref.abs())).max().item()
+        report(f"matmul {m}x{n}x{k}{' unaligned' if pad else ''}", err < 2e-2, f"max error {err:.3g}")
+
+if exported("attention_f16"):
+    for b, h, s, d, causal, pad in ((1, 2, 100, 64, 0, 0), (2, 2, 65, 32, 1, 0), (1, 1, 1, 64, 0, 0),
+                                    (1, 2, 300, 128, 1, 0), (2, 4, 256, 64, 0, 0),
+                                    (1, 1, 77, 64, 0, 8)):
+        def make():
+            x = torch.randn(b, h, s, d + pad, device="cuda", dtype=torch.float16)
+            return x[..., :d]
+        q, k, v = make(), make(), make()
+        out = torch.empty(b, h, s, d, device="cuda", dtype=torch.float16)
+        lib.call("attention_f16", q, k, v, causal, out)
+        torch.cuda.synchronize()
+        ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                               scale=1.0, is_causal=bool(causal))
+        err = (out.float() - ref).abs().max().item()
+        report(f"attention {b}x{h}x{s}x{d}{' causal' if causal else ''}"
+               f"{' unaligned' if pad else ''}", err < 3e-2, f"max error {err:.3g}")
+
+print(f"variant check: {passed} passed, {failed} failed")
+sys.exit(1 if failed or not passed else 0)

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# On a GPU machine (see gpu-bundle.sh), after gpu-run.sh built /tmp/ntc-build/libkernels_cuda.so
+# (the stock kernels): builds every variant of gpu-bundle/variants/ (one configuration of one
+# kernel, tools/scripts/variant-bundle.sh) into /tmp/ntc-build/variants/LABEL.so, checks each at
+# tail shapes (tools/bench/variant_check.py), plainly and under compute-sanitizer
+# (NTC_SANITIZE_TOOLS, default memcheck racecheck synccheck), then times the attention variants
+# against the stock build (tools/bench/attention_sweep.py) and the matmul ones
+# (tools/bench/gemm_sweep.py), in one run each. Logs go to $OUT when set.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/ntc-gpu}
+arch="-gencode=arch=compute_90a,code=sm_90a"
+mkdir -p "$out" /tmp/ntc-build/variants
+# The runtime's host objects (error strings, tensor validation), unless gpu-run.sh built them.
+for cpp in runtime/src/errors.cpp runtime/src/validate.cpp; do
+  obj=/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o
+  [ -f "$obj" ] || g++ -std=c++17 -O2 -fPIC -I runtime/include -I gpu-bundle/include -c "$cpp" -o "$obj"
+done
+labels=()
+pids=()
+for dir in gpu-bundle/variants/*/; do
+  label=$(basename "$dir")
+  labels+=("$label")
+  nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -Xptxas -v -I runtime/include -I gpu-bundle/include \
+    -I "$dir" -c "$dir"*.cu -o "/tmp/ntc-build/variants/$label.o" \
+    > "$out/ptxas-variant-$label.txt" 2>&1 &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+status=0
+attention=()
+matmul=()
+for label in "${labels[@]}"; do
+  dir=gpu-bundle/variants/$label
+  lib=/tmp/ntc-build/variants/$label.so
+  nvcc -shared $arch -o "$lib" "/tmp/ntc-build/variants/$label.o" /tmp/ntc-build/cpu-errors.o \
+    /tmp/ntc-build/cpu-validate.o -lcudart
+  echo "== $label: $(cat "$dir/KERNEL") $(cat "$dir/CONFIG")"
+  PYTHONUNBUFFERED=1 python3 tools/bench/variant_check.py "$lib" > "$out/variant-check-$label.txt" \
+    2>&1 || status=1
+  tail -1 "$out/variant-check-$label.txt"
+  for tool in ${NTC_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+    timeout "${NTC_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool $tool --print-limit 20 \
+      python3 tools/bench/variant_check.py "$lib" > "$out/variant-$tool-$label.txt" 2>&1 || status=1
+    echo "   $tool: $(tail -1 "$out/variant-$tool-$label.txt")"
+  done
+  case $(cat "$dir/KERNEL") in
+  attention_f16) attention+=("$label=$lib") ;;
+  matmul) matmul+=("$label=$lib") ;;
+  esac
+done
+stock=/tmp/ntc-build/libkernels_cuda.so
+if [ ${#attention[@]} -gt 0 ]; then
+  PYTHONUNBUFFERED=1 python3 tools/bench/attention_sweep.py "stock=$stock" "${attention[@]}" 2>&1 |
+    tee "$out/variant-attention-sweep.txt" || status=1
+fi
+if [ ${#matmul[@]} -gt 0 ]; then
+  PYTHONUNBUFFERED=1 python3 tools/bench/gemm_sweep.py matmul "stock=$stock" "${matmul[@]}" 2>&1 |
+    tee "$out/variant-gemm-sweep.txt" || status=1
+fi
+exit $status
