@@ -470,17 +470,34 @@ private:
   /// (innermost first) of the tile of step `leading`, with the mask terms TMA does not check.
   std::string tmaOperand(const kir::TmaRing &ring, const passes::TensorMapCopy &copy, int map,
                          const std::string &leading) {
-    const int rank = static_cast<int>(copy.origin.size());
+    const std::vector<std::string> coords = tmaCoordinates(copy);
     std::string body;
-    for (int d = rank - 1; d >= 0; --d)
-      body += "ntc_c[" + std::to_string(rank - 1 - d) + "] = static_cast<int>(" +
-              integer(copy.origin[static_cast<size_t>(d)]) + "); ";
-    const std::string inBounds = boundChecks(copy.residual);
-    return ns_ + "::make_tma_operand<" + std::to_string(rank) + ", " +
-           std::to_string(rank - 1 - copy.rowDim) + ">(" + ringName(ring) + ", ntc_maps.m" +
-           std::to_string(map) + ", [&](" + leading + ", int (&ntc_c)[" + std::to_string(rank) +
-           "]) -> bool { " + body + "return " +
-           (inBounds.empty() ? std::string("true") : inBounds) + "; })";
+    for (size_t d = 0; d < coords.size(); ++d)
+      body += "ntc_c[" + std::to_string(d) + "] = " + coords[d] + "; ";
+    return ns_ + "::make_tma_operand<" + std::to_string(coords.size()) + ", " +
+           std::to_string(tmaRowDimension(copy)) + ">(" + ringName(ring) + ", ntc_maps.m" +
+           std::to_string(map) + ", [&](" + leading + ", int (&ntc_c)[" +
+           std::to_string(coords.size()) + "]) -> bool { " + body + "return " + tmaInBounds(copy) +
+           "; })";
+  }
+
+  /// The coordinates of a TMA copy's first element as ints, innermost first (TMA's order).
+  std::vector<std::string> tmaCoordinates(const passes::TensorMapCopy &copy) {
+    std::vector<std::string> coords;
+    for (auto d = copy.origin.rbegin(); d != copy.origin.rend(); ++d)
+      coords.push_back("static_cast<int>(" + integer(*d) + ")");
+    return coords;
+  }
+
+  /// The dimension of a TMA copy's rows, counted innermost first.
+  static int tmaRowDimension(const passes::TensorMapCopy &copy) {
+    return static_cast<int>(copy.origin.size()) - 1 - copy.rowDim;
+  }
+
+  /// The condition under which a TMA copy reads the tensor (else its tile is zeros).
+  std::string tmaInBounds(const passes::TensorMapCopy &copy) const {
+    const std::string checks = boundChecks(copy.residual);
+    return checks.empty() ? std::string("true") : checks;
   }
 
   /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop); `accZero`:
@@ -555,23 +572,20 @@ private:
     const kir::TmaRing *ring = tmaRing(s.group);
     if (!copy || !ring)
       throw std::logic_error("a TMA copy that use-tensor-maps did not plan");
-    const int rank = static_cast<int>(copy->origin.size());
     std::string coords;
-    for (int d = rank - 1; d >= 0; --d)
-      coords += std::string(d == rank - 1 ? "" : ", ") + "static_cast<int>(" +
-                integer(copy->origin[static_cast<size_t>(d)]) + ")";
-    std::string inBounds = boundChecks(copy->residual);
+    for (const std::string &c : tmaCoordinates(*copy))
+      coords += (coords.empty() ? "" : ", ") + c;
     line("if (" + integer(s.begin) + " < " + integer(s.end) + ")");
     ++indent_;
     line(ringName(*ring) + ".copy<" + type(load->type.dtype) + ", " +
          std::to_string(load->type.shape[0].constValue()) + ", " +
          std::to_string(load->type.shape[1].constValue()) + ", " +
-         std::to_string(copy->map.swizzleBytes) + ", " + std::to_string(rank - 1 - copy->rowDim) +
-         ", " + std::to_string(rank) + ">(" +
+         std::to_string(copy->map.swizzleBytes) + ", " + std::to_string(tmaRowDimension(*copy)) +
+         ", " + std::to_string(copy->origin.size()) + ">(" +
          stageIndex(staged->integer, staged->integer2, ring->stages) + ", ntc_maps.m" +
          std::to_string(s.tensorMap) + ", ntc_smem, " +
          stageOffset(staged->type.layout, staged->integer, staged->integer2) + ", {" + coords +
-         "}, " + (inBounds.empty() ? std::string("true") : inBounds) + ");");
+         "}, " + tmaInBounds(*copy) + ");");
     --indent_;
   }
 
