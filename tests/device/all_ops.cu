@@ -457,6 +457,11 @@ __global__ void __launch_bounds__(Th)
     total += float(smem.as<dev::float16>((i % 3) * 8192)[threadIdx.x]);
   }
   out[threadIdx.x] = total;
+  // The store of a tile through a map (tma_store), staged at the start of shared memory.
+  const int at[2] = {0, n};
+  dev::tma_store<0, 128, 1, 2>(
+      dev::full<dev::float16, Shape<64, 64>, Th>(dev::convert<dev::float16>(total)), k, smem, at,
+      n > 0);
 }
 
 template __global__ void conversion_kernel<128>(void *, const void *);

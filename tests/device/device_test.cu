@@ -1844,6 +1844,63 @@ __global__ void tma_ring_kernel(const __grid_constant__ dev::tensor_map map, __h
   }
 }
 
+/// Stores a 64 × 128 tile whose element (r, c) is r · 128 + c by TMA at rows 50 … 113 and
+/// columns 0 … 127 of a 100 × 80 tensor (the copy engine writes rows 50 … 99, columns 0 … 79),
+/// from a blocked tile or from an Mma tile, and once more with in_bounds false at row 0
+/// (nothing written).
+__global__ void tma_store_kernel(const __grid_constant__ dev::tensor_map map, int use_mma) {
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
+  const Smem smem{smem_buffer};
+  auto value = [](const int *i) -> float { return float(i[0] * 128 + i[1]); };
+  const int rows[2] = {0, 50}, none[2] = {0, 0};
+  if (use_mma) {
+    const auto t = dev::generate<__half, Shape<64, 128>, dev::Mma<4, 1>>(value);
+    dev::tma_store<0, 128, 1, 2>(t, map, smem, rows, true);
+    dev::tma_store<0, 128, 1, 2>(t, map, smem, none, false);
+  } else {
+    const auto t = dev::generate<__half, Shape<64, 128>, 128>(value);
+    dev::tma_store<0, 128, 1, 2>(t, map, smem, rows, true);
+    dev::tma_store<0, 128, 1, 2>(t, map, smem, none, false);
+  }
+}
+
+/// tma_store: the staged tile lands where it belongs, clipped to the tensor, and in_bounds
+/// false writes nothing (the rest of the tensor keeps its fill). sm_90 passes only.
+static void tma_store_test() {
+  constexpr int rows = 100, cols = 80;
+  int64_t shape[2] = {rows, cols};
+  for (int use_mma = 0; use_mma < 2; ++use_mma) {
+    DevBuf<__half> output(std::size_t(rows) * cols); // every byte 0x5a
+    const hvec<cpu::float16> fill = output.get();
+    DLTensor tensor{};
+    tensor.data = output.ptr;
+    tensor.device = {kDLCUDA, 0};
+    tensor.ndim = 2;
+    tensor.dtype = {kDLFloat, 16, 1};
+    tensor.shape = shape;
+    dev::tensor_map map{};
+    expect("tma_store: encode_tma encodes a 2-D float16 map",
+           ntc::rt::encode_tma(&tensor, {64, 64}, ntc::rt::tma_swizzle::span128, map.bytes));
+    tma_store_kernel<<<1, 128, 64 * 128 * 2>>>(map, use_mma);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const hvec<cpu::float16> got = output.get();
+    int wrong = 0;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        const std::size_t at = std::size_t(r) * cols + c;
+        const float want =
+            r >= 50 ? float(cpu::float16(float((r - 50) * 128 + c))) : float(fill[at]);
+        wrong += float(got[at]) != want;
+      }
+    expect(std::string("tma_store: ") + (use_mma ? "an Mma" : "a blocked") +
+               " tile lands clipped to the tensor, nothing where in_bounds is false",
+           wrong == 0);
+    if (wrong)
+      std::printf("  %d of %d elements differ\n", wrong, rows * cols);
+  }
+}
+
 /// TMA through ntc::dev::tma_ring with a map that ntc::rt::encode_tma encoded: rows above the
 /// tensor (negative coordinates), columns past its end, a tile moved out by in_bounds, two
 /// column blocks per tile and the ring's phases over two loops. sm_90 passes only.
@@ -1902,6 +1959,7 @@ static void test_tma() {
   expect(
       "tma: encode_tma refuses strides that are not multiples of 16 bytes",
       !ntc::rt::encode_tma(&tensor, {1, kTmaRows, 64}, ntc::rt::tma_swizzle::span128, map.bytes));
+  tma_store_test();
 }
 
 int main() {

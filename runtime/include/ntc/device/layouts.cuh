@@ -701,6 +701,58 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
   return r;
 }
 
+// --- stores through TMA
+// ------------------------------------------------------------------------------
+
+/// Stores the R × C tile x (16-bit elements, any layout) to the tensor of `map` with its element
+/// (0, 0) at `coords` (the tensor's dimensions innermost first; RowDim is the dimension of its
+/// rows): the program writes x into shared memory at byte Offset (1024-byte aligned, R · C
+/// elements) in the Swizzled<BlockBytes> layout, then thread 0 stores it by TMA, one
+/// cp.async.bulk.tensor per column block; the copy engine writes no element outside the tensor.
+/// Nothing is stored unless `in_bounds`. Waits for earlier users of the staging memory first and
+/// until the copy engine has read it before returning, so the memory can be reused at once.
+template <std::size_t Offset, int BlockBytes, int RowDim, int Rank, class X>
+__device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
+                                 const int (&coords)[Rank], bool in_bounds) {
+  using T = element_t<X>;
+  using S = typename X::shape;
+  static_assert(S::rank == 2 && sizeof(T) == 2 && Offset % 1024 == 0,
+                "ntc::dev::tma_store: 2-D tiles of 16-bit elements, staged 1024-byte aligned");
+  static_assert(Rank >= 2 && Rank <= 5 && RowDim > 0 && RowDim < Rank,
+                "ntc::dev::tma_store: 2 to 5 dimensions, rows outside the innermost");
+  constexpr int R = S::dim(0), C = S::dim(1);
+  using Map = detail::shared_map<T, R, C, Swizzled<BlockBytes>>;
+  T *buffer = smem.as<T>(Offset);
+  __syncthreads();
+  if constexpr (!is_ltile_v<X>)
+    detail::scatter_swizzled<Map>(x, buffer);
+  else
+    detail::scatter(x, buffer, [](const int *i) { return Map::offset(i[0], i[1]); });
+#if defined(NTC_DEV_HAS_TMA)
+  // Every thread's writes, to the copy engine's proxy, before the barrier.
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0 && in_bounds) {
+    constexpr int block_cols = BlockBytes / 2;
+    int c[Rank];
+#pragma unroll
+    for (int d = 0; d < Rank; ++d)
+      c[d] = coords[d];
+    const unsigned src = detail::shared_address(buffer);
+#pragma unroll
+    for (int b = 0; b < C / block_cols; ++b) {
+      detail::tma_store_block<Rank>(&map, src + unsigned(b * R * BlockBytes), c);
+      c[0] += block_cols;
+    }
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  }
+#else
+  (void)map, (void)coords, (void)in_bounds;
+#endif
+  __syncthreads();
+}
+
 // --- pipelined copies
 // -----------------------------------------------------------------------------
 

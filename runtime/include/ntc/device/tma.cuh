@@ -74,6 +74,35 @@ __device__ inline void tma_load(unsigned dst, const tensor_map *map, unsigned ba
                  "l"(m), "r"(bar), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
                  : "memory");
 }
+
+/// cp.async.bulk.tensor of Rank dimensions (coordinates innermost first) from shared memory at
+/// `src` into the tensor of `map`, in the calling thread's bulk async-group.
+template <int Rank>
+__device__ inline void tma_store_block(const tensor_map *map, unsigned src, const int (&c)[Rank]) {
+  const unsigned long long m = reinterpret_cast<unsigned long long>(map);
+  if constexpr (Rank == 2)
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(m),
+        "r"(src), "r"(c[0]), "r"(c[1])
+        : "memory");
+  else if constexpr (Rank == 3)
+    asm volatile(
+        "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(m),
+        "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2])
+        : "memory");
+  else if constexpr (Rank == 4)
+    asm volatile(
+        "cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];" ::"l"(
+            m),
+        "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+        : "memory");
+  else
+    asm volatile(
+        "cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::
+            "l"(m),
+        "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+        : "memory");
+}
 #endif
 
 } // namespace detail
