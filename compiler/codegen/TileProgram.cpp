@@ -589,6 +589,22 @@ private:
     --indent_;
   }
 
+  /// A store by TMA (use-tensor-maps marked it): the program stages the tile in the scratch
+  /// region at offset 0, thread 0 stores it from there; nothing unless the mask terms TMA does
+  /// not check hold.
+  void tensorMapStore(const StmtNode &s) {
+    const std::optional<passes::TensorMapCopy> copy = passes::tensorMapStore(f_, grid_, s);
+    if (!copy)
+      throw std::logic_error("a TMA store that use-tensor-maps did not plan");
+    std::string coords;
+    for (const std::string &c : tmaCoordinates(*copy))
+      coords += (coords.empty() ? "" : ", ") + c;
+    line(ns_ + "::tma_store<0, " + std::to_string(copy->map.swizzleBytes) + ", " +
+         std::to_string(tmaRowDimension(*copy)) + ", " + std::to_string(copy->origin.size()) +
+         ">(" + tile(s.value) + ", ntc_maps.m" + std::to_string(s.tensorMap) + ", ntc_smem, {" +
+         coords + "}, " + tmaInBounds(*copy) + ");");
+  }
+
   /// A pipelined copy of a load into its stage: 16-byte asynchronous copies where the
   /// dispatcher checked that chunks are contiguous and aligned, element by element otherwise.
   void asyncCopy(const StmtNode &s) {
@@ -616,6 +632,10 @@ private:
   }
 
   void store(const StmtNode &s) {
+    if (s.tensorMap >= 0) {
+      tensorMapStore(s);
+      return;
+    }
     const ParamSpec &src = f_.spec.params[f_.spec.arranged[s.param].source];
     passes::Access access = resolve(s.param, s.subscripts);
     // The chunk that plan-vector-chunks recorded (0: element by element).

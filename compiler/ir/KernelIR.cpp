@@ -670,7 +670,8 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
       break;
     case StmtKind::Store:
       os << pad << "store " << f.spec.arranged[s->param].name << "[" << exprList(s->subscripts)
-         << "]" << (s->vectorChunk > 0 ? " vector " + std::to_string(s->vectorChunk) : "") << " <- "
+         << "]" << (s->vectorChunk > 0 ? " vector " + std::to_string(s->vectorChunk) : "")
+         << (s->tensorMap >= 0 ? " tma map=" + std::to_string(s->tensorMap) : "") << " <- "
          << valueString(f, s->value) << "\n";
       break;
     case StmtKind::For:

@@ -139,7 +139,8 @@ struct StmtNode {
   /// copies of one loop share its stages and waits). For: a GEMM main loop whose operands go
   /// by TMA, the Function::tmaRings entry of its copies (use-tensor-maps).
   int group = -1;
-  /// AsyncCopy: the Function::tensorMaps entry it copies through (TMA), or -1 (cp.async).
+  /// AsyncCopy: the Function::tensorMaps entry it copies through (TMA), or -1 (cp.async);
+  /// Store: the entry it stores through (TMA, staged in the scratch region at offset 0), or -1.
   int tensorMap = -1;
 };
 
@@ -242,7 +243,7 @@ Value withVectorChunk(const Value &v, int chunk);
 Stmt withVectorChunk(const Stmt &s, int chunk);
 /// `s` with its value replaced by `v` (everything else kept).
 Stmt withValue(const Stmt &s, Value v);
-/// `s` (an AsyncCopy) reading through tensor map `map` (Function::tensorMaps).
+/// `s` (an AsyncCopy or a Store) going through tensor map `map` (Function::tensorMaps).
 Stmt withTensorMap(const Stmt &s, int map);
 /// `s` with StmtNode::group set to `group`.
 Stmt withGroup(const Stmt &s, int group);

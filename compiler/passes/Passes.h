@@ -388,6 +388,11 @@ struct TensorMapCopy {
 std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInfo &grid,
                                            const kir::Value &load, int blockBytes);
 
+/// The TMA form of store `store` (its tile staged in the Swizzled layout of its shape), or
+/// nullopt when TMA cannot make it exactly.
+std::optional<TensorMapCopy> tensorMapStore(const kir::Function &f, const GridInfo &grid,
+                                            const kir::StmtNode &store);
+
 /// The TMA form of pipelined copy `copy` (an AsyncCopy) of a specialized, laid-out program, or
 /// nullopt when TMA cannot make it exactly.
 std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInfo &grid,
@@ -404,13 +409,15 @@ struct TensorMapPlan {
   int64_t totalBytes = 0;
 };
 
-/// use-tensor-maps (GPU, sm_90a, configuration knob `tma=1`): marks every pipelined copy that
-/// TMA makes exactly (StmtNode::tensorMap) and every GEMM main loop of a block of `threads`
-/// whose operands it makes exactly (StmtNode::group), and records the tensor maps and the
-/// barrier rings (Function::tensorMaps, tmaRings), the barriers after the program's
-/// `sharedBytes`. Without the knob or such copies, the function unchanged (no rings).
+/// use-tensor-maps (GPU, sm_90a, configuration knob `tma=1`): marks every pipelined copy and
+/// store that TMA makes exactly (StmtNode::tensorMap; a store only when its tile fits the
+/// scratch region of `scratchBytes` at offset 0, where it is staged)
+/// and every GEMM main loop of a block of `threads` whose operands it makes exactly
+/// (StmtNode::group), and records the tensor maps and the barrier rings (Function::tensorMaps,
+/// tmaRings; the barriers after everything else). Without the knob or such accesses, the
+/// function unchanged (no maps).
 TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
-                            int64_t sharedBytes, const GpuTarget &gpu);
+                            int64_t scratchBytes, int64_t sharedBytes, const GpuTarget &gpu);
 
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations

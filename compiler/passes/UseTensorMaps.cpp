@@ -67,18 +67,19 @@ bool boundsCoordinate(const MaskTerm &t, const Access &access, const ParamSpec &
 
 } // namespace
 
-std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInfo &grid,
-                                           const kir::Value &load, int blockBytes) {
-  if (load->kind != ValueKind::Load || load->type.shape.size() != 2 ||
-      dtypeBytes(load->type.dtype) != 2 ||
+/// The TMA form of an access to arranged parameter `param` at `subscripts` by a 2-D tile of
+/// `type` held in the Swizzled<blockBytes> layout, or nullopt.
+std::optional<TensorMapCopy> tensorMapAccess(const Function &f, const GridInfo &grid, int param,
+                                             const std::vector<Expr> &subscripts,
+                                             const TileType &type, int blockBytes) {
+  if (type.shape.size() != 2 || dtypeBytes(type.dtype) != 2 ||
       (blockBytes != 32 && blockBytes != 64 && blockBytes != 128))
     return std::nullopt;
-  const ParamSpec &src = f.spec.params[f.spec.arranged[load->param].source];
-  if (src.jaggedDim || src.other.value_or(0.0) != 0.0 || src.ndim < 2 || src.ndim > 5 ||
-      load->type.dtype != src.dtype)
+  const ParamSpec &src = f.spec.params[f.spec.arranged[param].source];
+  if (src.jaggedDim || src.ndim < 2 || src.ndim > 5 || type.dtype != src.dtype)
     return std::nullopt;
-  Access access = resolveAccess(f, load->param, load->subscripts);
-  simplifyMask(access, grid, f, load->param);
+  Access access = resolveAccess(f, param, subscripts);
+  simplifyMask(access, grid, f, param);
   const std::optional<AffineAccess> affine = affineAccess(access);
   if (!affine || affine->laneSteps.size() != 2)
     return std::nullopt;
@@ -102,12 +103,12 @@ std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInf
       return std::nullopt;
     result.residual.push_back(t);
   }
-  const int64_t rows = load->type.shape[0].constValue();
-  const int64_t cols = load->type.shape[1].constValue();
-  const int64_t blockCols = blockBytes / dtypeBytes(load->type.dtype);
+  const int64_t rows = type.shape[0].constValue();
+  const int64_t cols = type.shape[1].constValue();
+  const int64_t blockCols = blockBytes / dtypeBytes(type.dtype);
   if (rows > 256 || cols % blockCols != 0)
     return std::nullopt;
-  result.map.param = f.spec.arranged[load->param].source;
+  result.map.param = f.spec.arranged[param].source;
   result.map.box.assign(static_cast<size_t>(src.ndim), 1);
   result.map.box[static_cast<size_t>(rowDim)] = rows;
   result.map.box[static_cast<size_t>(last)] = blockCols;
@@ -115,6 +116,27 @@ std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInf
   result.rowDim = rowDim;
   result.origin = affine->origin;
   return result;
+}
+
+std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInfo &grid,
+                                           const kir::Value &load, int blockBytes) {
+  // TMA fills zeros where the tile leaves the tensor: only for loads that read zeros there.
+  if (load->kind != ValueKind::Load ||
+      f.spec.params[f.spec.arranged[load->param].source].other.value_or(0.0) != 0.0)
+    return std::nullopt;
+  return tensorMapAccess(f, grid, load->param, load->subscripts, load->type, blockBytes);
+}
+
+std::optional<TensorMapCopy> tensorMapStore(const kir::Function &f, const GridInfo &grid,
+                                            const kir::StmtNode &store) {
+  if (store.kind != StmtKind::Store || !store.value || store.value->type.shape.size() != 2)
+    return std::nullopt;
+  const TileType &type = store.value->type;
+  const auto rows = type.shape[0].asConst(), cols = type.shape[1].asConst();
+  if (!rows || !cols)
+    return std::nullopt;
+  return tensorMapAccess(f, grid, store.param, store.subscripts, type,
+                         sharedSwizzle(type.dtype, *rows, *cols));
 }
 
 std::optional<TensorMapCopy> tensorMapCopy(const kir::Function &f, const GridInfo &grid,
@@ -142,7 +164,7 @@ dotLoopTensorMaps(const kir::Function &f, const GridInfo &grid, const DotLoop &l
 }
 
 TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
-                            int64_t sharedBytes, const GpuTarget &gpu) {
+                            int64_t scratchBytes, int64_t sharedBytes, const GpuTarget &gpu) {
   TensorMapPlan plan{laid, sharedBytes};
   if (gpu.knobs.tma != 1 || !gpu.allHopper())
     return plan;
@@ -164,6 +186,18 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
     }
     f.tensorMaps.push_back(use);
     return static_cast<int>(f.tensorMaps.size()) - 1;
+  };
+  // A store is staged in the scratch region at offset 0, which holds nothing between statements,
+  // when its tile fits there: a region of its own would cost the program shared memory, hence
+  // programs per multiprocessor, for the whole of its run.
+  auto store = [&](const Stmt &s) {
+    std::optional<TensorMapCopy> copy = tensorMapStore(laid, grid, *s);
+    if (!copy)
+      return s;
+    const TileType &type = s->value->type;
+    const int64_t bytes =
+        type.shape[0].constValue() * type.shape[1].constValue() * dtypeBytes(type.dtype);
+    return bytes <= scratchBytes ? withTensorMap(s, mapIndex(copy->map)) : s;
   };
   std::function<std::vector<Stmt>(const std::vector<Stmt> &)> rewrite =
       [&](const std::vector<Stmt> &body) {
@@ -187,6 +221,10 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
           }
           if (s->kind == StmtKind::If) {
             out.push_back(makeIf(s->cond, rewrite(s->body), rewrite(s->orelse)));
+            continue;
+          }
+          if (s->kind == StmtKind::Store) {
+            out.push_back(store(s));
             continue;
           }
           if (s->kind != StmtKind::AsyncCopy) {
@@ -224,7 +262,7 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
     offset += 8 * ring.stages;
     f.tmaRings.push_back(ring);
   }
-  if (!f.tmaRings.empty())
+  if (!f.tensorMaps.empty())
     plan.totalBytes = offset;
   return plan;
 }

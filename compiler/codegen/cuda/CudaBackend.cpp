@@ -227,9 +227,10 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
           os);
     }
     // The TMA twin (configuration knob tma=1 on sm_90a).
-    const passes::TensorMapPlan tma =
-        passes::useTensorMaps(vector.function, grid, p.threads, shared.totalBytes, gpu);
-    if (!tma.function.tmaRings.empty() && passes::programsPerBlock(tma.function, p.threads) == 1 &&
+    const passes::TensorMapPlan tma = passes::useTensorMaps(
+        vector.function, grid, p.threads, shared.scratchBytes, shared.totalBytes, gpu);
+    if (!tma.function.tensorMaps.empty() &&
+        passes::programsPerBlock(tma.function, p.threads) == 1 &&
         tma.totalBytes <= gpu.sharedPerBlock()) {
       if (trace)
         *trace << "// -----// IR after use-tensor-maps (" << p.name << "_tma, total "
