@@ -1809,6 +1809,17 @@ __global__ void tma_compiled(int *out) {
 #endif
 }
 
+/// A compact float16 DLTensor on the GPU over `data` (shape not copied).
+static DLTensor half_tensor(__half *data, int ndim, int64_t *shape) {
+  DLTensor tensor{};
+  tensor.data = data;
+  tensor.device = {kDLCUDA, 0};
+  tensor.ndim = ndim;
+  tensor.dtype = {kDLFloat, 16, 1};
+  tensor.shape = shape;
+  return tensor;
+}
+
 /// Rows and columns of the tiles tma_ring_kernel copies: two 128-byte column blocks of halves.
 constexpr int kTmaRows = 64, kTmaCols = 128, kTmaIterations = 3, kTmaEntries = 2;
 
@@ -1872,12 +1883,7 @@ static void tma_store_test() {
   for (int use_mma = 0; use_mma < 2; ++use_mma) {
     DevBuf<__half> output(std::size_t(rows) * cols); // every byte 0x5a
     const hvec<cpu::float16> fill = output.get();
-    DLTensor tensor{};
-    tensor.data = output.ptr;
-    tensor.device = {kDLCUDA, 0};
-    tensor.ndim = 2;
-    tensor.dtype = {kDLFloat, 16, 1};
-    tensor.shape = shape;
+    DLTensor tensor = half_tensor(output.ptr, 2, shape);
     dev::tensor_map map{};
     expect("tma_store: encode_tma encodes a 2-D float16 map",
            ntc::rt::encode_tma(&tensor, {64, 64}, ntc::rt::tma_swizzle::span128, map.bytes));
@@ -1922,12 +1928,7 @@ static void test_tma() {
   DevBuf<__half> input(x);
   DevBuf<__half> output(std::size_t(kTmaEntries) * kTmaIterations * kTmaRows * kTmaCols);
   int64_t shape[3] = {batches, rows, cols};
-  DLTensor tensor{};
-  tensor.data = input.ptr;
-  tensor.device = {kDLCUDA, 0};
-  tensor.ndim = 3;
-  tensor.dtype = {kDLFloat, 16, 1};
-  tensor.shape = shape;
+  DLTensor tensor = half_tensor(input.ptr, 3, shape);
   dev::tensor_map map{};
   expect("tma: encode_tma encodes a 3-D float16 map",
          ntc::rt::encode_tma(&tensor, {1, kTmaRows, 64}, ntc::rt::tma_swizzle::span128, map.bytes));

@@ -6,19 +6,7 @@
 // its registers, and so does one whose only product is outside any loop. choose-min-blocks
 // counts no registers for the resident operand.
 
-#include <ntc/dsl.hpp>
-
-// (⌈M/64⌉, 1) -> (⌈N/64⌉,) -> (64, D): every row block of q sees all of k and v.
-nt::Tensor every_block(nt::Tensor input, nt::Tensor q_tiled) {
-  auto tiled = input.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
-  tiled.dtype() = tiled.dtype().squeeze({1});
-  return tiled;
-}
-
-NT_ARRANGEMENT auto rows(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
-  auto q_tiled = q.tile({64, -1});
-  return nt::arrange(q_tiled, every_block(k, q_tiled), every_block(v, q_tiled), o.tile({64, -1}));
-}
+#include "every_block.hpp"
 
 NT_APPLICATION void invariant(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
   auto q_scaled = (q * 2).to(q.dtype());
