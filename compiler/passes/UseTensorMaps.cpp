@@ -1,4 +1,4 @@
-//===- UseTensorMaps.cpp - pipelined copies through Hopper's TMA -----------===//
+//===- UseTensorMaps.cpp - copies and stores through Hopper's TMA ----------===//
 //
 // On sm_90a with the configuration knob `tma=1`, the pipelined copies of a program (the
 // AsyncCopy statements of pipeline-loads, each a tile of a parameter into a stage of a ring)
@@ -24,6 +24,14 @@
 // tma_ring (Function::tmaRings) of one 8-byte barrier per stage after the program's shared
 // memory, expecting one arrival per TMA copy of an iteration; its waits wait on the barrier of
 // the iteration's stage, then on cp.async groups only if the loop still has such copies.
+//
+// Two more kinds of access go the same way, under the same conditions:
+//   * a GEMM main loop (plan-dot-loop) that multiplies with wgmma, whose ring holds both
+//     operands in Swizzled column blocks: when TMA makes both operand copies, the loop gets a
+//     ring of its own (two arrivals per stage) and dot_loop receives tma_operands;
+//   * a store of a 2-D 16-bit tile (no fill value needed: the copy engine writes nothing outside
+//     the tensor), staged in the Swizzled layout of its shape in the scratch region at offset 0,
+//     when the tile fits there (after a GEMM main loop, in its ring's memory); ntc::dev::tma_store.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
