@@ -254,22 +254,24 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
         return out;
       };
   f.body = rewrite(laid.body);
-  int64_t offset = (sharedBytes + 7) / 8 * 8;
+  // The pipelined loops' rings (before the GEMM loops', as numbered), then every ring's
+  // barriers after the program's shared memory.
+  std::vector<TmaRing> rings;
   for (const auto &[group, buffers] : tmaBuffers) {
     TmaRing ring;
     ring.group = group;
     ring.stages = stagesOf[group];
     ring.arrivals = static_cast<int>(buffers.size());
-    ring.byteOffset = offset;
     ring.asyncCopiesToo = asyncGroups.count(group) > 0;
-    offset += 8 * ring.stages;
-    f.tmaRings.push_back(ring);
+    rings.push_back(ring);
   }
-  for (TmaRing ring : dotRings) {
+  rings.insert(rings.end(), dotRings.begin(), dotRings.end());
+  int64_t offset = (sharedBytes + 7) / 8 * 8;
+  for (TmaRing &ring : rings) {
     ring.byteOffset = offset;
     offset += 8 * ring.stages;
-    f.tmaRings.push_back(ring);
   }
+  f.tmaRings = std::move(rings);
   if (!f.tensorMaps.empty())
     plan.totalBytes = offset;
   return plan;
