@@ -136,8 +136,8 @@ if [ "${NTC_COMPARE:-1}" = 1 ]; then
     | tee "$out/compare.txt" || status=1
 fi
 # Every stock kernel at tail shapes under each compute-sanitizer tool (NTC_SANITIZE_TOOLS to
-# choose; initcheck also tracks the CUDA API, synccheck the barriers of reductions and dot).
-for tool in ${NTC_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+# choose, empty for none; initcheck also tracks the CUDA API, synccheck the barriers of reductions and dot).
+for tool in ${NTC_SANITIZE_TOOLS-memcheck racecheck initcheck synccheck}; do
   timeout "${NTC_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool $tool --print-limit 20 \
     python3 tests/gpu/sanitize_kernels.py /tmp/ntc-build/libkernels_cuda.so \
     > "$out/sanitizer-$tool.txt" 2>&1 || status=1

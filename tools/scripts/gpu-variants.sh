@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# On a GPU machine (see gpu-bundle.sh), after gpu-run.sh built /tmp/ntc-build/libkernels_cuda.so
-# (the stock kernels): builds every variant of gpu-bundle/variants/ (one configuration of one
-# kernel, tools/scripts/variant-bundle.sh) into /tmp/ntc-build/variants/LABEL.so, checks each at
-# tail shapes (tools/bench/variant_check.py), plainly and under compute-sanitizer
-# (NTC_SANITIZE_TOOLS, default memcheck racecheck synccheck), then times the attention variants
+# On a GPU machine (see gpu-bundle.sh): builds every variant of gpu-bundle/variants/ (one
+# configuration of one kernel, tools/scripts/variant-bundle.sh) into
+# /tmp/ntc-build/variants/LABEL.so, checks each at tail shapes (tools/bench/variant_check.py,
+# NTC_CHECK_TIMEOUT seconds at most), plainly and under compute-sanitizer (NTC_SANITIZE_TOOLS,
+# default memcheck racecheck synccheck; empty for none), then times the attention variants
 # against the stock build (tools/bench/attention_sweep.py) and the matmul ones
-# (tools/bench/gemm_sweep.py), in one run each. Logs go to $OUT when set.
+# (tools/bench/gemm_sweep.py), in one run each. The stock build is gpu-run.sh's
+# /tmp/ntc-build/libkernels_cuda.so when there is one, else the stock sources of the variants'
+# kernels are built for the comparison. Logs go to $OUT when set.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
@@ -18,6 +20,20 @@ for cpp in runtime/src/errors.cpp runtime/src/validate.cpp; do
 done
 labels=()
 pids=()
+# The stock build to compare with: gpu-run.sh's library, or else the stock sources of the
+# variants' kernels (gpu-bundle/cuda/<kernel source>.cu), compiled alongside the variants.
+stock=/tmp/ntc-build/libkernels_cuda.so
+stock_objects=()
+if [ ! -f "$stock" ]; then
+  stock=/tmp/ntc-build/variants/stock.so
+  for cu in $(for dir in gpu-bundle/variants/*/; do basename "$dir"*.cu; done | sort -u); do
+    obj=/tmp/ntc-build/variants/stock-${cu%.cu}.o
+    nvcc -std=c++17 -O3 $arch -Xcompiler -fPIC -I runtime/include -I gpu-bundle/include \
+      -I gpu-bundle/cuda -c "gpu-bundle/cuda/$cu" -o "$obj" > "$out/nvcc-stock-$cu.txt" 2>&1 &
+    pids+=($!)
+    stock_objects+=("$obj")
+  done
+fi
 for dir in gpu-bundle/variants/*/; do
   label=$(basename "$dir")
   labels+=("$label")
@@ -27,6 +43,10 @@ for dir in gpu-bundle/variants/*/; do
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
+if [ ${#stock_objects[@]} -gt 0 ]; then
+  nvcc -shared $arch -o "$stock" "${stock_objects[@]}" /tmp/ntc-build/cpu-errors.o \
+    /tmp/ntc-build/cpu-validate.o -lcudart
+fi
 status=0
 attention=()
 matmul=()
@@ -36,10 +56,10 @@ for label in "${labels[@]}"; do
   nvcc -shared $arch -o "$lib" "/tmp/ntc-build/variants/$label.o" /tmp/ntc-build/cpu-errors.o \
     /tmp/ntc-build/cpu-validate.o -lcudart
   echo "== $label: $(cat "$dir/KERNEL") $(cat "$dir/CONFIG")"
-  PYTHONUNBUFFERED=1 python3 tools/bench/variant_check.py "$lib" > "$out/variant-check-$label.txt" \
-    2>&1 || status=1
+  PYTHONUNBUFFERED=1 timeout "${NTC_CHECK_TIMEOUT:-120}" python3 tools/bench/variant_check.py "$lib" \
+    > "$out/variant-check-$label.txt" 2>&1 || status=1
   tail -1 "$out/variant-check-$label.txt"
-  for tool in ${NTC_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+  for tool in ${NTC_SANITIZE_TOOLS-memcheck racecheck synccheck}; do
     timeout "${NTC_SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool $tool --print-limit 20 \
       python3 tools/bench/variant_check.py "$lib" > "$out/variant-$tool-$label.txt" 2>&1 || status=1
     echo "   $tool: $(tail -1 "$out/variant-$tool-$label.txt")"
@@ -49,7 +69,6 @@ for label in "${labels[@]}"; do
   matmul) matmul+=("$label=$lib") ;;
   esac
 done
-stock=/tmp/ntc-build/libkernels_cuda.so
 if [ ${#attention[@]} -gt 0 ]; then
   PYTHONUNBUFFERED=1 python3 tools/bench/attention_sweep.py "stock=$stock" "${attention[@]}" 2>&1 |
     tee "$out/variant-attention-sweep.txt" || status=1
