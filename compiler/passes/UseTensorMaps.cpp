@@ -1,11 +1,14 @@
 //===- UseTensorMaps.cpp - copies and stores through Hopper's TMA ----------===//
 //
-// On sm_90a with the configuration knob `tma=1`, the pipelined copies of a program (the
-// AsyncCopy statements of pipeline-loads, each a tile of a parameter into a stage of a ring)
-// can go by the tensor memory accelerator: one thread issues one cp.async.bulk.tensor per
-// column block of the stage, and the copy completes on an mbarrier of the loop's tma_ring
-// (ntc::dev, tma.cuh) instead of through cp.async groups. No thread computes an address or a
-// mask per element, and the copy engine fills the zeros of a tile's part outside the tensor.
+// With sm_90a among the target's architectures and the configuration knob `tma=1`, the
+// pipelined copies of a program (the AsyncCopy statements of pipeline-loads, each a tile of a
+// parameter into a stage of a ring) can go by the tensor memory accelerator: one thread issues
+// one cp.async.bulk.tensor per column block of the stage, and the copy completes on an mbarrier
+// of the loop's tma_ring (ntc::dev, tma.cuh) instead of through cp.async groups. No thread
+// computes an address or a mask per element, and the copy engine fills the zeros of a tile's
+// part outside the tensor. In a fatbin with other architectures too, the program exists in all
+// of them but the dispatcher launches it only on devices that run the sm_90a code
+// (ntc::rt::tma_device; elsewhere its rings trap).
 //
 // use-tensor-maps picks the copies TMA makes exactly as the generic copy would:
 //   * the stage is Swizzled<B> (swizzle-shared), the layout TMA writes with its B-byte swizzle;
@@ -174,7 +177,7 @@ dotLoopTensorMaps(const kir::Function &f, const GridInfo &grid, const DotLoop &l
 TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
                             int64_t scratchBytes, int64_t sharedBytes, const GpuTarget &gpu) {
   TensorMapPlan plan{laid, sharedBytes};
-  if (gpu.knobs.tma != 1 || !gpu.allHopper())
+  if (gpu.knobs.tma != 1 || !gpu.hasHopper())
     return plan;
   Function &f = plan.function;
   std::map<int, std::set<int>> tmaBuffers; // group -> buffers copied by TMA

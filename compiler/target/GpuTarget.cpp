@@ -59,8 +59,8 @@ const GpuArch &GpuTarget::tuning() const {
   });
 }
 
-bool GpuTarget::allHopper() const {
-  return std::all_of(archs.begin(), archs.end(),
+bool GpuTarget::hasHopper() const {
+  return std::any_of(archs.begin(), archs.end(),
                      [](const GpuArch &a) { return a.major == 9 && a.archSpecific; });
 }
 

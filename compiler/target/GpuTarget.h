@@ -52,8 +52,9 @@ struct GpuTarget {
   int64_t sharedPerBlock() const;
   /// The architecture performance heuristics tune for: the newest one compiled.
   const GpuArch &tuning() const;
-  /// True when every architecture has Hopper's wgmma and TMA (sm_90a).
-  bool allHopper() const;
+  /// True when some architecture has Hopper's wgmma and TMA (sm_90a): programs with TMA copies
+  /// are then built too, and dispatched on devices that run that architecture's code.
+  bool hasHopper() const;
   /// "sm_80, sm_90a".
   std::string str() const;
 };

@@ -39,9 +39,11 @@ NT_KERNEL(mapped, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1
 // CU-NEXT: ntc::dev::barrier();
 // CU-NEXT: if ((l_i + 2) <
 // CU-NEXT: ntc_ring0.copy<ntc::dev::float16, 64, 64, 128, 1, 2>(static_cast<int>(((l_i + 2)) % 3), ntc_maps.m0, ntc_smem, {{.*}}, {static_cast<int>(0), static_cast<int>(((64 * l_i) + 128))}, {{.*}});
-// The dispatcher: the TMA twin first, with 32-bit indices, when the maps encode.
+// The dispatcher: the TMA twin first, with 32-bit indices, on a device that runs sm_90a code,
+// when the maps encode.
 // CU: if (!ntc_index64 && ntc_NP2_64 == 64) {
 // CU: ntc_mapped_program2_tma_maps ntc_maps;
+// CU-NEXT: if (ntc::rt::tma_device(k->device.device_id) &&
 // CU: ntc::rt::encode_tma(k, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m0.bytes) &&
 // CU-NEXT: ntc::rt::encode_tma(v, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m1.bytes)) {
 // CU: ntc_mapped_program2_tma<int32_t><<<

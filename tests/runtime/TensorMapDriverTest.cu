@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace rt = ntc::rt;
 
@@ -76,6 +77,19 @@ int main() {
     // Boxes of 300 rows: the driver rejects them (at most 256).
     check(!cache.get(matrix(base, 300), map), "the driver's rejection is reported");
   }
+  // tma_device: the device's compute capability (and NTC_NO_TMA, unset here) decide; without
+  // a device it is false, and the failed query leaves no error behind.
+  int major = 0, minor = 0;
+  if (gpu) {
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+  }
+  const bool expected = gpu && rt::tma_runs_on(major, minor, std::getenv("NTC_NO_TMA"));
+  check(rt::tma_device(0) == expected, "tma_device(0) follows the compute capability");
+  check(rt::tma_device(0) == expected, "tma_device(0) again, from its cache");
+  check(!rt::tma_device(devices + 100), "no TMA on a device that does not exist");
+  if (gpu)
+    check(cudaGetLastError() == cudaSuccess, "tma_device leaves no CUDA error behind");
   if (buffer)
     cudaFree(buffer);
   std::printf("%s\n", failures ? "FAILED" : "ok");

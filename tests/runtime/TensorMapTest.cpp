@@ -222,3 +222,18 @@ TEST_CASE("tma_map_cache: failures are reported and not kept; the oldest map mak
   rt::tma_map_cache<decltype(throwing)> bad(throwing);
   CHECK_FALSE(bad.get(request(buffer, 64), map));
 }
+
+TEST_CASE("tma_runs_on: compute capability 9.0 only, unless NTC_NO_TMA turns TMA off") {
+  CHECK(rt::tma_runs_on(9, 0, nullptr));
+  CHECK_FALSE(rt::tma_runs_on(8, 0, nullptr));
+  CHECK_FALSE(rt::tma_runs_on(8, 9, nullptr));
+  // sm_90a code runs on 9.0 alone: not on later architectures.
+  CHECK_FALSE(rt::tma_runs_on(10, 0, nullptr));
+  CHECK_FALSE(rt::tma_runs_on(12, 0, nullptr));
+  // NTC_NO_TMA: unset, empty or "0" leave TMA on; any other value turns it off.
+  CHECK(rt::tma_runs_on(9, 0, ""));
+  CHECK(rt::tma_runs_on(9, 0, "0"));
+  CHECK_FALSE(rt::tma_runs_on(9, 0, "1"));
+  CHECK_FALSE(rt::tma_runs_on(9, 0, "yes"));
+  CHECK_FALSE(rt::tma_runs_on(9, 0, "00"));
+}

@@ -31,9 +31,11 @@ TEST_CASE("a target is limited by its smallest architecture and tuned for its ne
   REQUIRE(t.archs.size() == 2);
   CHECK(t.sharedPerBlock() == 163 * 1024);
   CHECK(t.tuning().name == "90a");
-  CHECK_FALSE(t.allHopper());
+  CHECK(t.hasHopper());
   CHECK(t.str() == "sm_80, sm_90a");
-  CHECK(parseGpuTarget({"90a"}).allHopper());
+  CHECK(parseGpuTarget({"90a"}).hasHopper());
+  CHECK_FALSE(parseGpuTarget({"80,86"}).hasHopper());
+  CHECK_FALSE(parseGpuTarget({"90"}).hasHopper()); // sm_90 has TMA but no wgmma
   CHECK(parseGpuTarget({"80;86"}).sharedPerBlock() == 99 * 1024);
   CHECK(parseGpuTarget({}).str() == defaultGpuTarget().str());
   CHECK(parseGpuTarget({"native"}).str() == "sm_80, sm_90a");

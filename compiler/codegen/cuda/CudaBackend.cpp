@@ -80,15 +80,20 @@ std::string vectorReady(const kir::Function &f,
   return ready;
 }
 
-/// The dispatcher's launch of a program's TMA twin (32-bit indices): when the vector conditions
-/// hold and every tensor map encodes, it launches and returns; otherwise the code falls through
-/// to the other programs.
+/// The dispatcher's launch of a program's TMA twin (32-bit indices): when the device runs the
+/// sm_90a code (compute capability 9.0, NTC_NO_TMA unset), the vector conditions hold and every
+/// tensor map encodes, it launches and returns; otherwise the code falls through to the other
+/// programs.
 std::string tmaLaunch(const kir::Function &f, const Program &p, const std::string &kernel) {
   const std::string separator = " &&\n            ";
-  std::string ready = vectorReady(f, p.vector, separator);
+  const ParamSpec &mapped = f.spec.params[static_cast<size_t>(p.tensorMaps.front().param)];
+  std::string ready = "ntc::rt::tma_device(" + mapped.name + "->device.device_id)";
   auto require = [&](const std::string &condition) {
     ready += (ready.empty() ? "" : separator) + condition;
   };
+  const std::string vector = vectorReady(f, p.vector, separator);
+  if (!vector.empty())
+    require(vector);
   for (size_t m = 0; m < p.tensorMaps.size(); ++m) {
     const kir::TensorMapUse &use = p.tensorMaps[m];
     std::string box;
@@ -295,7 +300,7 @@ std::vector<GeneratedFile> generateCuda(const std::vector<kir::Function> &kernel
   const bool tmaTuned = std::any_of(tunings.begin(), tunings.end(), [&](const auto &t) {
     return std::any_of(t.second.configs.begin(), t.second.configs.end(), tmaConfig);
   });
-  if (gpu.allHopper() && (gpu.knobs.tma == 1 || tmaTuned))
+  if (gpu.hasHopper() && (gpu.knobs.tma == 1 || tmaTuned))
     os << "#include <ntc/rt/tensor_map_driver.hpp>\n\n";
   os << "#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <limits>\n#include "
         "<string>\n#include <vector>\n\n";

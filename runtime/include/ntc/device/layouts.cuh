@@ -711,6 +711,7 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
 /// cp.async.bulk.tensor per column block; the copy engine writes no element outside the tensor.
 /// Nothing is stored unless `in_bounds`. Waits for earlier users of the staging memory first and
 /// until the copy engine has read it before returning, so the memory can be reused at once.
+/// In a device pass without TMA it traps.
 template <std::size_t Offset, int BlockBytes, int RowDim, int Rank, class X>
 __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
                                  const int (&coords)[Rank], bool in_bounds) {
@@ -749,6 +750,9 @@ __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
   }
 #else
   (void)map, (void)coords, (void)in_bounds;
+#if defined(__CUDA_ARCH__)
+  __trap(); // a device pass without TMA: stop rather than leave the tile unstored
+#endif
 #endif
   __syncthreads();
 }

@@ -111,6 +111,7 @@ __device__ inline void tma_store_block(const tensor_map *map, unsigned src, cons
 /// expecting Arrivals copies per phase (the copies of one iteration). Construct it once, by
 /// every thread of the program, before the loop's first copy: thread 0 initializes the
 /// barriers at `byte_offset` (8-byte aligned, 8 · Stages bytes) and the program synchronizes.
+/// In a device pass without TMA the constructor traps.
 template <int Stages, int Arrivals> class tma_ring {
   static_assert(Stages >= 1 && Stages <= 32 && Arrivals >= 1,
                 "ntc::dev::tma_ring: 1 to 32 stages, one arrival at least");
@@ -128,6 +129,11 @@ public:
             : "memory");
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
+#elif defined(__CUDA_ARCH__)
+    // A device pass without TMA (sm_80 in a fatbin with sm_90a): its copies would do nothing,
+    // so a program that reached here on such a device stops instead of computing garbage. The
+    // dispatchers launch TMA programs only on devices that run the sm_90a code.
+    __trap();
 #endif
     __syncthreads();
   }

@@ -25,6 +25,15 @@
 
 namespace ntc::rt {
 
+/// True when a device of compute capability major.minor runs the programs with TMA copies that
+/// ntc generates (their code is sm_90a's: compute capability 9.0 exactly) and the environment
+/// variable NTC_NO_TMA (`no_tma`, null when unset) does not turn them off: any value but "" and
+/// "0" makes the dispatchers take the programs without TMA, as on sm_80.
+inline bool tma_runs_on(int major, int minor, const char *no_tma) {
+  const bool off = no_tma && no_tma[0] != '\0' && !(no_tma[0] == '0' && no_tma[1] == '\0');
+  return major == 9 && minor == 0 && !off;
+}
+
 /// Element types of a tensor map, numbered as the driver's CUtensorMapDataType.
 enum class tma_type : uint32_t {
   uint8 = 0,

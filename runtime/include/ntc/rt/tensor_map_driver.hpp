@@ -14,6 +14,8 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 
@@ -76,6 +78,28 @@ private:
     return encode;
   }
 };
+
+/// The dispatcher's first check before a program with TMA copies: true when CUDA device
+/// `device` runs them (tma_runs_on its compute capability and NTC_NO_TMA). Each device's answer
+/// is read once per process (devices 0 to 63; others are asked every time); false when the
+/// device cannot be queried.
+inline bool tma_device(int device) {
+  static const bool no_tma_set = !tma_runs_on(9, 0, std::getenv("NTC_NO_TMA"));
+  static std::atomic<signed char> known[64] = {};
+  if (device >= 0 && device < 64)
+    if (const signed char k = known[device].load(std::memory_order_relaxed); k != 0)
+      return k > 0;
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    cudaGetLastError(); // a failed query must not be reported by the next launch
+    return false;
+  }
+  const bool runs = !no_tma_set && tma_runs_on(major, minor, nullptr);
+  if (device >= 0 && device < 64)
+    known[device].store(runs ? 1 : -1, std::memory_order_relaxed);
+  return runs;
+}
 
 /// The dispatcher's step before launching a program with TMA copies: encodes into `out` the map
 /// that reads tensor `x` in boxes of `box` (one extent per dimension of x, outermost first) with
