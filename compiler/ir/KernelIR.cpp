@@ -737,6 +737,8 @@ std::string print(const Function &f) {
   for (const TmaRing &r : f.tmaRings)
     os << "  # tma ring of group " << r.group << ": " << r.stages << " stages, " << r.arrivals
        << " arrivals, barriers at " << r.byteOffset
+       << (r.releasers > 0 ? ", released by " + std::to_string(r.releasers) + " warps"
+                           : std::string())
        << (r.asyncCopiesToo ? ", cp.async copies too" : "")
        << (r.operandMaps.size() == 2
                ? ", the dot loop's operands through maps " + std::to_string(r.operandMaps[0]) +

@@ -175,9 +175,12 @@ struct TensorMapUse {
 
 /// The mbarriers of the TMA copies of one pipelined loop (ntc::dev::tma_ring).
 struct TmaRing {
-  int group = -1;              ///< the loop (StmtNode::group)
-  int stages = 0;              ///< its stages: one barrier each
-  int arrivals = 0;            ///< TMA copies per iteration
+  int group = -1;   ///< the loop (StmtNode::group)
+  int stages = 0;   ///< its stages: one barrier each
+  int arrivals = 0; ///< TMA copies per iteration
+  /// Warps that release stages once they no longer read them (a GEMM main loop's: every
+  /// warp of the program), each stage then with a second barrier; 0: none.
+  int releasers = 0;
   int64_t byteOffset = 0;      ///< where the barriers lie in the program's shared memory
   bool asyncCopiesToo = false; ///< the loop keeps cp.async copies (its waits wait for both)
   /// A GEMM main loop's ring (the For statement's group): the maps of its A and B operands.

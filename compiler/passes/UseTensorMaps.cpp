@@ -31,7 +31,9 @@
 // Two more kinds of access go the same way, under the same conditions:
 //   * a GEMM main loop (plan-dot-loop) that multiplies with wgmma, whose ring holds both
 //     operands in Swizzled column blocks: when TMA makes both operand copies, the loop gets a
-//     ring of its own (two arrivals per stage) and dot_loop receives tma_operands;
+//     ring of its own (two arrivals per stage, and a second barrier per stage on which every
+//     warp releases the stage once its products have read it: thread 0 refills a stage after
+//     that, without a barrier of the whole program) and dot_loop receives tma_operands;
 //   * a store of a 2-D 16-bit tile (no fill value needed: the copy engine writes nothing outside
 //     the tensor), staged in the Swizzled layout of its shape in the scratch region at offset 0,
 //     when the tile fits there (after a GEMM main loop, in its ring's memory); ntc::dev::tma_store.
@@ -222,6 +224,7 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
                 ring.group = nextGroup++;
                 ring.stages = loop->stages;
                 ring.arrivals = 2;
+                ring.releasers = threads / 32;
                 ring.operandMaps = {mapIndex(maps->first.map), mapIndex(maps->second.map)};
                 dotRings.push_back(ring);
                 out.push_back(withGroup(s, ring.group));
@@ -272,7 +275,7 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
   int64_t offset = (sharedBytes + 7) / 8 * 8;
   for (TmaRing &ring : rings) {
     ring.byteOffset = offset;
-    offset += 8 * ring.stages;
+    offset += 8 * ring.stages * (ring.releasers > 0 ? 2 : 1);
   }
   f.tmaRings = std::move(rings);
   if (!f.tensorMaps.empty())

@@ -375,8 +375,8 @@ __global__ void __launch_bounds__(Th)
   constexpr int BM = 16 * (Th / 32), BN = 128, BK = 64, Stages = 4;
   extern __shared__ __align__(1024) unsigned char tma_matmul_buffer[];
   const Smem smem{tma_matmul_buffer};
-  dev::tma_ring<Stages, 2> ring(smem,
-                                dev::dot_loop_smem_bytes<dev::float16, BM, BK, BN, Th, Stages>());
+  dev::tma_ring<Stages, 2, Th / 32> ring(
+      smem, dev::dot_loop_smem_bytes<dev::float16, BM, BK, BN, Th, Stages>());
   const int pm = int(blockIdx.x) / ((N + BN - 1) / BN), pn = int(blockIdx.x) % ((N + BN - 1) / BN);
   auto acc = dev::full<float, Shape<BM, BN>, dev::Mma<Th / 32, 1>>(0.0);
   auto a_offset = [&](const int k, const int *i) -> long long {

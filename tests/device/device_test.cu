@@ -1855,6 +1855,45 @@ __global__ void tma_ring_kernel(const __grid_constant__ dev::tensor_map map, __h
   }
 }
 
+/// As tma_ring_kernel, with a ring whose 4 warps release each stage once they have read it and
+/// whose thread 0 acquires a stage before refilling it (no barrier of the block in the loop),
+/// the copies one step ahead, over `n` iterations, twice (every release acquired once, so the
+/// phases carry over). Tile j is rows j·64 − 16 … of batch 1, read into out[entry][j].
+__global__ void tma_release_kernel(const __grid_constant__ dev::tensor_map map, __half *out,
+                                   int n) {
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
+  const Smem smem{smem_buffer};
+  constexpr int stage_bytes = kTmaRows * kTmaCols * 2;
+  dev::tma_ring<2, 1, 4> ring(smem, 2 * stage_bytes);
+  using Map = dev::detail::shared_map<__half, kTmaRows, kTmaCols, dev::Swizzled<128>>;
+  for (int entry = 0; entry < kTmaEntries; ++entry) {
+    auto copy = [&](int j) {
+      const int coords[3] = {0, j * kTmaRows - 16, 1};
+      ring.copy<__half, kTmaRows, kTmaCols, 128, 1, 3>(j % 2, map, smem, (j % 2) * stage_bytes,
+                                                       coords, true);
+    };
+    if (threadIdx.x == 0)
+      copy(0);
+    for (int j = 0; j < n; ++j) {
+      if (threadIdx.x == 0 && j + 1 < n) {
+        if (j >= 1)
+          ring.acquire((j + 1) % 2); // step j − 1's stage, read by every warp
+        copy(j + 1);
+      }
+      ring.wait(j % 2);
+      const __half *stage = smem.as<__half>((j % 2) * stage_bytes);
+      for (int e = int(threadIdx.x); e < kTmaRows * kTmaCols; e += int(blockDim.x)) {
+        const int r = e / kTmaCols, c = e % kTmaCols;
+        out[(entry * n + j) * kTmaRows * kTmaCols + e] = stage[Map::offset(r, c)];
+      }
+      ring.release(j % 2);
+    }
+    if (threadIdx.x == 0)
+      for (int j = n > 2 ? n - 2 : 0; j < n; ++j)
+        ring.acquire(j % 2);
+  }
+}
+
 /// Stores a 64 × 128 tile whose element (r, c) is r · 128 + c by TMA at rows 50 … 113 and
 /// columns 0 … 127 of a 100 × 80 tensor (the copy engine writes rows 50 … 99, columns 0 … 79),
 /// from a blocked tile or from an Mma tile, and once more with in_bounds false at row 0
@@ -1954,6 +1993,32 @@ static void test_tma() {
   expect("tma: tiles land in the Swizzled<128> layout, zeros outside the tensor", wrong == 0);
   if (wrong)
     std::printf("  %d of %zu elements differ\n", wrong, got.size());
+  // The ring with releases: four iterations through two stages, twice.
+  constexpr int released_n = 4;
+  DevBuf<__half> released(std::size_t(kTmaEntries) * released_n * kTmaRows * kTmaCols);
+  const std::size_t release_smem = 2 * kTmaRows * kTmaCols * 2 + 32;
+  CUDA_CHECK(cudaFuncSetAttribute(tma_release_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  int(release_smem)));
+  tma_release_kernel<<<1, 128, release_smem>>>(map, released.ptr, released_n);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const hvec<cpu::float16> got_released = released.get();
+  int wrong_released = 0;
+  for (int entry = 0; entry < kTmaEntries; ++entry)
+    for (int j = 0; j < released_n; ++j)
+      for (int r = 0; r < kTmaRows; ++r)
+        for (int c = 0; c < kTmaCols; ++c) {
+          const int row = j * kTmaRows - 16 + r;
+          const bool inside = row >= 0 && row < rows && c < cols;
+          const std::size_t at =
+              ((std::size_t(entry) * released_n + j) * kTmaRows + r) * kTmaCols + c;
+          const float want = inside ? float(x[(std::size_t(1) * rows + row) * cols + c]) : 0.0f;
+          wrong_released += float(got_released[at]) != want;
+        }
+  expect("tma: a ring whose warps release its stages refills each only once read",
+         wrong_released == 0);
+  if (wrong_released)
+    std::printf("  %d of %zu elements differ\n", wrong_released, got_released.size());
   // A tensor TMA cannot describe (a row of 79 halves: strides not multiples of 16 bytes).
   int64_t odd[3] = {batches, rows, 79};
   tensor.shape = odd;

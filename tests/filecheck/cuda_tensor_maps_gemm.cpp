@@ -2,7 +2,7 @@
 // a dot_loop that multiplies with wgmma takes both operands by TMA. Each operand gets a tensor
 // map whose box is one column block of the loop's swizzled ring (A: 128 rows by 32 halves, 64-byte
 // blocks; B: 32 rows by 64 halves, 128-byte blocks, four per tile), the loop a ring of one barrier
-// per stage expecting both copies, and the dot_loop call the two operands as make_tma_operand
+// per stage expecting both copies and one per stage that the 8 warps release, and the dot_loop call the two operands as make_tma_operand
 // (the map, the ring and the coordinates of step k's tile, innermost first). The output tile,
 // which fits the scratch region the ring leaves free after the loop, is staged there in the
 // Swizzled layout and stored by TMA (tma_store), in boxes of 128 rows by 64 halves.
@@ -18,11 +18,11 @@ NT_KERNEL(mm_tma, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
 // GIR: # tensor map 0: lhs, box [128, 32], swizzle 64
 // GIR-NEXT: # tensor map 1: rhs, box [32, 64], swizzle 128
 // GIR-NEXT: # tensor map 2: output, box [128, 64], swizzle 128
-// GIR-NEXT: # tma ring of group 0: 8 stages, 2 arrivals, barriers at {{[0-9]+}}, the dot loop's operands through maps 0 and 1
+// GIR-NEXT: # tma ring of group 0: 8 stages, 2 arrivals, barriers at {{[0-9]+}}, released by 8 warps, the dot loop's operands through maps 0 and 1
 // GIR: store output[] vector 8 tma map=2 <- cast(%accumulator
 
 // CU-LABEL: struct ntc_mm_tma_program0_tma_maps {
-// CU: ntc::dev::tma_ring<8, 2> ntc_ring0{ntc_smem, {{[0-9]+}}};
+// CU: ntc::dev::tma_ring<8, 2, 8> ntc_ring0{ntc_smem, {{[0-9]+}}};
 // CU: ntc::dev::dot_loop<8,
 // CU: ntc::dev::make_tma_operand<2, 1>(ntc_ring0, ntc_maps.m0, [&](const Index l_k, int (&ntc_c)[2]) -> bool { ntc_c[0] = static_cast<int>((32 * l_k)); ntc_c[1] = static_cast<int>((128 * pid0)); return
 // CU: ntc::dev::make_tma_operand<2, 1>(ntc_ring0, ntc_maps.m1, [&](const Index l_k, int (&ntc_c)[2]) -> bool { ntc_c[0] = static_cast<int>((256 * pid1)); ntc_c[1] = static_cast<int>((32 * l_k)); return

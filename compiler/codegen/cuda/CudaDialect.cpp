@@ -72,8 +72,10 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
     mapsParameter = ", const __grid_constant__ " + tensorMapsStructName(name) + " ntc_maps";
     for (const kir::TmaRing &ring : f.tmaRings)
       rings += "  ntc::dev::tma_ring<" + std::to_string(ring.stages) + ", " +
-               std::to_string(ring.arrivals) + "> ntc_ring" + std::to_string(ring.group) +
-               "{ntc_smem, " + std::to_string(ring.byteOffset) + "};\n";
+               std::to_string(ring.arrivals) +
+               (ring.releasers > 0 ? ", " + std::to_string(ring.releasers) : std::string()) +
+               "> ntc_ring" + std::to_string(ring.group) + "{ntc_smem, " +
+               std::to_string(ring.byteOffset) + "};\n";
   }
   const std::string head =
       maps + "template <class Index>\n__global__ void __launch_bounds__(" +

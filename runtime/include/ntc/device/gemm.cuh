@@ -363,25 +363,12 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
 #if defined(NTC_DEV_HAS_WGMMA)
     // One group of KS wgmmas per step, its operands read by the tensor cores from the ring
     // through descriptors (A K-major, B MN-major), each warpgroup its 64 rows; the group of
-    // step − 1 stays in flight while step's is issued, so the copies of a stage may
-    // overwrite it only once every warpgroup has waited for the group that read it: the ring
-    // runs Stages − 2 steps ahead. The accumulator fragments are mma.sync's, warp by warp.
+    // step − 1 stays in flight while step's is issued. The accumulator fragments are
+    // mma.sync's, warp by warp.
     float(&d)[BN / 2] = reinterpret_cast<float(&)[BN / 2]>(c[0]);
     const int slab = 64 * (warp / 4); // the warpgroup's first row
     constexpr int RA = MapA::row_bytes, RB = MapB::row_bytes;
-#pragma unroll
-    for (int s = 0; s < Stages - 2; ++s)
-      issue(Index(s));
-    fence_operands(d);
-    for (Index step = 0; step < steps; ++step) {
-      if constexpr (Tma) {
-        a_affine.ring->wait(int(step % Stages)); // stage step has landed
-      } else {
-        cp_async_wait<Stages - 3>();
-        fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
-      }
-      __syncthreads(); // stage step has arrived; the wgmmas of step − 2 are done everywhere
-      issue(step + Stages - 2);
+    auto multiply_stage = [&](Index step) {
       const unsigned char *stage = stage_at(step);
       wgmma_fence();
 #pragma unroll
@@ -389,10 +376,58 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
         wgmma_ss<T, BN, 1>(d, wgmma_operand_descriptor<RA, true>(stage + slab * RA, BM, kk),
                            wgmma_operand_descriptor<RB, false>(stage + b_start, BK, kk), 1);
       wgmma_commit();
-      wgmma_wait<1>();
+    };
+    if constexpr (Tma) {
+      // Both operands by TMA, the ring Stages − 1 steps ahead. Once a warp's group of step − 1
+      // is complete it releases that stage on the ring, and thread 0 refills the stage as soon
+      // as every warp has: no barrier of the whole program in the loop.
+      auto &ring = *a_affine.ring;
+      static_assert(std::remove_reference_t<decltype(ring)>::releasers == Th / 32,
+                    "ntc::dev::dot_loop: a TMA ring released by every warp of the program");
+#pragma unroll
+      for (int s = 0; s < Stages - 1; ++s)
+        issue_tma(Index(s));
+      fence_operands(d);
+      for (Index step = 0; step < steps; ++step) {
+        ring.wait(int(step % Stages)); // stage step has landed
+        multiply_stage(step);
+        wgmma_wait<1>();
+        if (step > 0)
+          ring.release(int((step - 1) % Stages));
+        if (threadIdx.x == 0 && step + Stages - 1 < steps) {
+          if (step > 0)
+            ring.acquire(int((step - 1) % Stages));
+          issue_tma(step + Stages - 1);
+        }
+      }
+      wgmma_wait<0>();
+      fence_operands(d);
+      if (steps > 0)
+        ring.release(int((steps - 1) % Stages));
+      // Thread 0 acquires the releases no refill acquired, so that every release is acquired
+      // once and the ring's phases carry over to its next loop.
+      if (threadIdx.x == 0)
+        for (Index j = steps > Index(Stages) ? steps - Index(Stages) : Index(0); j < steps; ++j)
+          ring.acquire(int(j % Stages));
+    } else {
+      // The cp.async ring runs Stages − 2 steps ahead: the copies of a stage may overwrite it
+      // only once every warpgroup has waited for the group that read it, which the barrier
+      // of the next step ensures.
+#pragma unroll
+      for (int s = 0; s < Stages - 2; ++s)
+        issue(Index(s));
+      fence_operands(d);
+      for (Index step = 0; step < steps; ++step) {
+        cp_async_wait<Stages - 3>();
+        fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
+        __syncthreads();     // stage step has arrived; the wgmmas of step − 2 are done everywhere
+        issue(step + Stages - 2);
+        multiply_stage(step);
+        wgmma_wait<1>();
+      }
+      wgmma_wait<0>();
+      fence_operands(d);
     }
-    wgmma_wait<0>();
-    fence_operands(d);
 #endif
   } else if constexpr (KS % 2 == 0) {
 #pragma unroll

@@ -103,6 +103,18 @@ __device__ inline void tma_store_block(const tensor_map *map, unsigned src, cons
         "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
         : "memory");
 }
+
+/// Waits until the mbarrier at shared address `bar` has completed the phase of `parity`.
+__device__ inline void wait_parity(unsigned bar, unsigned parity) {
+  unsigned done = 0;
+  while (!done)
+    asm volatile("{\n .reg .pred p;\n"
+                 " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 " selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+}
 #endif
 
 } // namespace detail
@@ -110,13 +122,21 @@ __device__ inline void tma_store_block(const tensor_map *map, unsigned src, cons
 /// The barriers of the TMA copies of one pipelined loop: one per stage of its Stages, each
 /// expecting Arrivals copies per phase (the copies of one iteration). Construct it once, by
 /// every thread of the program, before the loop's first copy: thread 0 initializes the
-/// barriers at `byte_offset` (8-byte aligned, 8 · Stages bytes) and the program synchronizes.
-/// In a device pass without TMA the constructor traps.
-template <int Stages, int Arrivals> class tma_ring {
-  static_assert(Stages >= 1 && Stages <= 32 && Arrivals >= 1,
+/// barriers at `byte_offset` (8-byte aligned, bytes() of them) and the program synchronizes.
+/// With Releasers > 0 the ring also has a second barrier per stage, on which that many warps
+/// say that they no longer read the stage (release), so that thread 0 refills it once they all
+/// have (acquire) instead of the program synchronizing. In a device pass without TMA the
+/// constructor traps.
+template <int Stages, int Arrivals, int Releasers = 0> class tma_ring {
+  static_assert(Stages >= 1 && Stages <= 32 && Arrivals >= 1 && Releasers >= 0,
                 "ntc::dev::tma_ring: 1 to 32 stages, one arrival at least");
 
 public:
+  /// The warps that release stages (0: none; the program synchronizes before refilling).
+  static constexpr int releasers = Releasers;
+  /// The bytes of shared memory the ring's barriers take.
+  static constexpr std::size_t bytes() { return 8 * std::size_t(Stages) * (Releasers ? 2 : 1); }
+
   /// Initializes the barriers (thread 0) and synchronizes the program.
   __device__ tma_ring(Smem smem, std::size_t byte_offset)
       : bars_(smem.as<unsigned long long>(byte_offset)) {
@@ -127,6 +147,11 @@ public:
             "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(detail::shared_address(bars_ + s)),
             "r"(Arrivals)
             : "memory");
+      for (int s = 0; s < (Releasers ? Stages : 0); ++s)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(
+                         detail::shared_address(bars_ + Stages + s)),
+                     "r"(Releasers)
+                     : "memory");
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
 #elif defined(__CUDA_ARCH__)
@@ -180,16 +205,7 @@ public:
   /// phase.
   __device__ void wait(int stage) {
 #if defined(NTC_DEV_HAS_TMA)
-    const unsigned bar = detail::shared_address(bars_ + stage);
-    const unsigned parity = (phases_ >> stage) & 1u;
-    unsigned done = 0;
-    while (!done)
-      asm volatile("{\n .reg .pred p;\n"
-                   " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                   " selp.u32 %0, 1, 0, p;\n}"
-                   : "=r"(done)
-                   : "r"(bar), "r"(parity)
-                   : "memory");
+    detail::wait_parity(detail::shared_address(bars_ + stage), (phases_ >> stage) & 1u);
     // The stage's next copy, issued after the program's next barrier, overwrites what this
     // thread read or wrote through the generic proxy before: order those accesses first.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -199,9 +215,36 @@ public:
     phases_ ^= 1u << stage;
   }
 
+  /// Every thread of a releasing warp (Releasers > 0), once its reads of `stage` are done:
+  /// the warp no longer reads the stage; lane 0 arrives on the stage's release barrier.
+  __device__ void release(int stage) {
+    static_assert(Releasers > 0, "ntc::dev::tma_ring::release: a ring without releases");
+#if defined(NTC_DEV_HAS_TMA)
+    __syncwarp(); // every lane's reads, before lane 0 speaks for the warp
+    if (threadIdx.x % 32 == 0)
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
+                       detail::shared_address(bars_ + Stages + stage))
+                   : "memory");
+#else
+    (void)stage;
+#endif
+  }
+
+  /// Thread 0, before refilling `stage` (Releasers > 0): waits until every releasing warp has
+  /// released it since the last acquire. Every release is acquired once, in order, so the
+  /// phases stay right when the ring serves another loop.
+  __device__ void acquire(int stage) {
+    static_assert(Releasers > 0, "ntc::dev::tma_ring::acquire: a ring without releases");
+#if defined(NTC_DEV_HAS_TMA)
+    detail::wait_parity(detail::shared_address(bars_ + Stages + stage), (released_ >> stage) & 1u);
+#endif
+    released_ ^= 1u << stage;
+  }
+
 private:
   unsigned long long *bars_;
   unsigned phases_ = 0;
+  unsigned released_ = 0; // thread 0's phase bit of each stage's release barrier
 };
 
 /// An operand of dot_loop copied by TMA (the `_tma` programs of use-tensor-maps): the ring its
