@@ -389,7 +389,7 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
         issue_tma(Index(s));
       fence_operands(d);
       for (Index step = 0; step < steps; ++step) {
-        ring.wait(int(step % Stages)); // stage step has landed
+        ring.template wait<false>(int(step % Stages)); // stage step has landed (wgmma reads it)
         multiply_stage(step);
         wgmma_wait<1>();
         if (step > 0)

@@ -202,13 +202,16 @@ public:
 
   /// Every thread: waits until the copies of `stage`'s current phase have landed (and makes
   /// them visible to this thread and to the tensor cores), then moves the stage to its next
-  /// phase.
-  __device__ void wait(int stage) {
+  /// phase. GenericAccess: the thread reads or writes stages through the generic proxy (not
+  /// only the tensor cores through descriptors), so its accesses are ordered before the
+  /// stage's next copy.
+  template <bool GenericAccess = true> __device__ void wait(int stage) {
 #if defined(NTC_DEV_HAS_TMA)
     detail::wait_parity(detail::shared_address(bars_ + stage), (phases_ >> stage) & 1u);
     // The stage's next copy, issued after the program's next barrier, overwrites what this
     // thread read or wrote through the generic proxy before: order those accesses first.
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    if constexpr (GenericAccess)
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 #else
     (void)stage;
 #endif
