@@ -2,8 +2,8 @@
 //
 // A configuration fixes the meta-parameters and, on the GPU, the launch knobs the planner
 // otherwise chooses: warps per program (GEMM loops, reductions), shared-memory stages, the
-// grouped order's band, and whether a pipelined loop's last product stays in flight
-// (overlap-products). The space a tuner searches is the allowed meta-parameter values
+// grouped order's band, whether a pipelined loop's last product stays in flight
+// (overlap-products), and whether copies go by TMA (use-tensor-maps, sm_90a). The space a tuner searches is the allowed meta-parameter values
 // crossed with a few values of each knob that applies, pruned by what the passes can tell
 // without compiling: a configuration whose GEMM loop falls off the tensor-core path, holds too
 // few or too many accumulators per thread, or needs more shared memory than an architecture
@@ -193,10 +193,19 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
       add(Config{metas, LaunchKnobs{}});
       continue;
     }
+    // With sm_90a among the architectures, every configuration of a GEMM loop or a pipelined
+    // loop once more with tma=1 (its copies by TMA where use-tensor-maps can).
+    const int tmaChoices = gpu.hasHopper() ? 2 : 1;
     auto tryConfig = [&](const LaunchKnobs &knobs) {
       const Config c{metas, knobs};
       if (configFits(f, c, target, gpu))
         add(c);
+    };
+    auto tryWithTma = [&](LaunchKnobs knobs) {
+      for (int tma = 0; tma < tmaChoices; ++tma) {
+        knobs.tma = tma;
+        tryConfig(knobs);
+      }
     };
     const int threads = blockThreads(*specialized, gpu);
     try {
@@ -204,18 +213,18 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
         for (int warps : kGemmWarps)
           for (int stages : kGemmStages)
             for (int64_t band : kGemmBands)
-              tryConfig(LaunchKnobs{warps * 32, stages, band});
+              tryWithTma(LaunchKnobs{warps * 32, stages, band});
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
                                 kir::StmtKind::AsyncCopy)) {
         for (int stages : kRingStages)
-          tryConfig(LaunchKnobs{0, stages, 0});
+          tryWithTma(LaunchKnobs{0, stages, 0});
         // Each ring again with its last product in flight, where overlap-products applies.
         GpuTarget overlapping = gpu;
         overlapping.knobs.overlap = 1;
         if (holdsStatement(layOut(*specialized, threads, overlapping).function,
                            kir::StmtKind::DotIssue))
           for (int stages : kRingStages)
-            tryConfig(LaunchKnobs{0, stages, 0, 1});
+            tryWithTma(LaunchKnobs{0, stages, 0, 1});
       } else if (reducesWithoutProducts(*specialized)) {
         tryConfig(LaunchKnobs{});
         for (int warps : kReductionWarps)
