@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -161,12 +162,19 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
 }
 
 Config defaultConfig(const kir::Function &f, Target target, const GpuTarget &gpu) {
-  return Config{defaultMetaValues(pinPaddedExtents(f), target, gpu), LaunchKnobs{}};
+  return Config{defaultMetaValues(pinPaddedExtents(f), target, gpu), LaunchKnobs{}, {}};
 }
 
 GpuTarget configuredTarget(const GpuTarget &gpu, const Config &config) {
   GpuTarget configured = gpu;
   configured.knobs = config.knobs;
+  std::vector<GpuArch> runs;
+  for (const GpuArch &a : gpu.archs)
+    if (std::find(config.archs.begin(), config.archs.end(), a.major * 10 + a.minor) !=
+        config.archs.end())
+      runs.push_back(a);
+  if (!runs.empty())
+    configured.archs = runs;
   return configured;
 }
 
@@ -190,14 +198,14 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
       continue; // a combination the kernel rejects (e.g. a compile-time assertion)
     }
     if (target == Target::Cpu) {
-      add(Config{metas, LaunchKnobs{}});
+      add(Config{metas, LaunchKnobs{}, {}});
       continue;
     }
     // With sm_90a among the architectures, every configuration of a GEMM loop or a pipelined
     // loop once more with tma=1 (its copies by TMA where use-tensor-maps can).
     const int tmaChoices = gpu.hasHopper() ? 2 : 1;
     auto tryConfig = [&](const LaunchKnobs &knobs) {
-      const Config c{metas, knobs};
+      const Config c{metas, knobs, {}};
       if (configFits(f, c, target, gpu))
         add(c);
     };

@@ -71,6 +71,10 @@ struct Variant {
 struct Config {
   std::map<std::string, int64_t> metas;
   LaunchKnobs knobs;
+  /// The compute capabilities × 10 the dispatcher runs it on (a tuning table's entries that
+  /// chose it, measured there): it is planned for those of the target's architectures alone.
+  /// Empty: every architecture of the target (the default, `--config`).
+  std::vector<int> archs;
 };
 
 /// Every allowed combination of meta-parameter values (powers of two within each one's bounds).
@@ -110,7 +114,8 @@ struct KernelTuning {
   std::vector<TunedShape> shapes; ///< the buckets the dispatcher matches
 };
 
-/// `gpu` compiling `config` (its knobs set).
+/// `gpu` compiling `config`: its knobs set, and its architectures those of `config.archs` when
+/// the target has some of them.
 GpuTarget configuredTarget(const GpuTarget &gpu, const Config &config);
 
 /// config-space: the configurations a tuner may try, the default first. The allowed

@@ -75,9 +75,13 @@ public:
     } catch (const std::invalid_argument &e) {
       return error("configuration \"" + config->str() + "\": " + e.what());
     }
+    // The dispatcher runs the entry's configuration on the architecture it was measured on
+    // alone: it needs to fit that one (e.g. sm_90a's shared memory in a fatbin with sm_80).
+    if (target_ == passes::Target::Cuda)
+      parsed.archs = {shape.arch};
     if (!passes::configFits(f_, parsed, target_, gpu_)) {
       problems_.push_back({false, where_ + ": configuration \"" + config->str() +
-                                      "\" does not fit " + targetName() +
+                                      "\" does not fit " + targetName(parsed) +
                                       "; its shapes take the default configuration"});
       return true;
     }
@@ -87,6 +91,10 @@ public:
       ++index;
     if (index == tuning.configs.size())
       tuning.configs.push_back(parsed);
+    else if (index > 0 && std::find(tuning.configs[index].archs.begin(),
+                                    tuning.configs[index].archs.end(),
+                                    shape.arch) == tuning.configs[index].archs.end())
+      tuning.configs[index].archs.push_back(shape.arch); // chosen on another architecture too
     shape.config = static_cast<int>(index);
     tuning.shapes.push_back(shape);
     return true;
@@ -98,7 +106,11 @@ private:
     return false;
   }
 
-  std::string targetName() const { return target_ == passes::Target::Cpu ? "the CPU" : gpu_.str(); }
+  /// What `config` is planned for: the CPU, or the target's architectures it runs on.
+  std::string targetName(const passes::Config &config) const {
+    return target_ == passes::Target::Cpu ? "the CPU"
+                                          : passes::configuredTarget(gpu_, config).str();
+  }
 
   /// True when code compiled for the target runs on the architecture the entry was measured on.
   bool measuredHere(int arch) const {
