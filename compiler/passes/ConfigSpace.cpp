@@ -3,11 +3,12 @@
 // A configuration fixes the meta-parameters and, on the GPU, the launch knobs the planner
 // otherwise chooses: warps per program (GEMM loops, reductions), shared-memory stages, the
 // grouped order's band, whether a pipelined loop's last product stays in flight
-// (overlap-products), and whether copies go by TMA (use-tensor-maps, sm_90a). The space a tuner searches is the allowed meta-parameter values
-// crossed with a few values of each knob that applies, pruned by what the passes can tell
-// without compiling: a configuration whose GEMM loop falls off the tensor-core path, holds too
-// few or too many accumulators per thread, or needs more shared memory than an architecture
-// gives a block is never compiled.
+// (overlap-products), and whether copies go by TMA (use-tensor-maps, sm_90a). The space a tuner
+// searches is the allowed meta-parameter values crossed with a few values of each knob that
+// applies, pruned by what the passes can tell without compiling: a configuration whose GEMM loop
+// falls off the tensor-core path, holds too few or too many accumulators per thread, or needs
+// more shared memory than an architecture gives a block is never compiled. A tuning table's
+// configuration is planned for the architectures it was measured on alone (Config::archs).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
