@@ -91,9 +91,9 @@ public:
       ++index;
     if (index == tuning.configs.size())
       tuning.configs.push_back(parsed);
-    else if (index > 0 && std::find(tuning.configs[index].archs.begin(),
-                                    tuning.configs[index].archs.end(),
-                                    shape.arch) == tuning.configs[index].archs.end())
+    else if (index > 0 &&
+             std::find(tuning.configs[index].archs.begin(), tuning.configs[index].archs.end(),
+                       shape.arch) == tuning.configs[index].archs.end())
       tuning.configs[index].archs.push_back(shape.arch); // chosen on another architecture too
     shape.config = static_cast<int>(index);
     tuning.shapes.push_back(shape);
