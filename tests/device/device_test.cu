@@ -1946,6 +1946,27 @@ static void tma_store_test() {
   }
 }
 
+/// The elements of `got` (kTmaEntries loops of `iterations` tiles of kTmaRows × kTmaCols, tile j
+/// of a loop rows j·64 − 16 … of batch 1 of the batches × rows × cols tensor x) that differ from
+/// x, or from zero outside x and in a tile that `moved(entry, j)` says was moved out.
+template <class Moved>
+static int ring_errors(const hvec<cpu::float16> &got, int iterations, const hvec<cpu::float16> &x,
+                       int rows, int cols, Moved moved) {
+  int wrong = 0;
+  for (int entry = 0; entry < kTmaEntries; ++entry)
+    for (int j = 0; j < iterations; ++j)
+      for (int r = 0; r < kTmaRows; ++r)
+        for (int c = 0; c < kTmaCols; ++c) {
+          const int row = j * kTmaRows - 16 + r;
+          const bool inside = !moved(entry, j) && row >= 0 && row < rows && c < cols;
+          const std::size_t at =
+              ((std::size_t(entry) * iterations + j) * kTmaRows + r) * kTmaCols + c;
+          const float want = inside ? float(x[(std::size_t(1) * rows + row) * cols + c]) : 0.0f;
+          wrong += float(got[at]) != want;
+        }
+  return wrong;
+}
+
 /// TMA through ntc::dev::tma_ring with a map that ntc::rt::encode_tma encoded: rows above the
 /// tensor (negative coordinates), columns past its end, a tile moved out by in_bounds, two
 /// column blocks per tile and the ring's phases over two loops. sm_90 passes only.
@@ -1978,18 +1999,8 @@ static void test_tma() {
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
   const hvec<cpu::float16> got = output.get();
-  int wrong = 0;
-  for (int entry = 0; entry < kTmaEntries; ++entry)
-    for (int j = 0; j < kTmaIterations; ++j)
-      for (int r = 0; r < kTmaRows; ++r)
-        for (int c = 0; c < kTmaCols; ++c) {
-          const int row = j * kTmaRows - 16 + r;
-          const bool inside = !(entry == 1 && j == 2) && row >= 0 && row < rows && c < cols;
-          const std::size_t at =
-              ((std::size_t(entry) * kTmaIterations + j) * kTmaRows + r) * kTmaCols + c;
-          const float want = inside ? float(x[(std::size_t(1) * rows + row) * cols + c]) : 0.0f;
-          wrong += float(got[at]) != want;
-        }
+  const int wrong = ring_errors(got, kTmaIterations, x, rows, cols,
+                                [](int entry, int j) { return entry == 1 && j == 2; });
   expect("tma: tiles land in the Swizzled<128> layout, zeros outside the tensor", wrong == 0);
   if (wrong)
     std::printf("  %d of %zu elements differ\n", wrong, got.size());
@@ -2003,18 +2014,8 @@ static void test_tma() {
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
   const hvec<cpu::float16> got_released = released.get();
-  int wrong_released = 0;
-  for (int entry = 0; entry < kTmaEntries; ++entry)
-    for (int j = 0; j < released_n; ++j)
-      for (int r = 0; r < kTmaRows; ++r)
-        for (int c = 0; c < kTmaCols; ++c) {
-          const int row = j * kTmaRows - 16 + r;
-          const bool inside = row >= 0 && row < rows && c < cols;
-          const std::size_t at =
-              ((std::size_t(entry) * released_n + j) * kTmaRows + r) * kTmaCols + c;
-          const float want = inside ? float(x[(std::size_t(1) * rows + row) * cols + c]) : 0.0f;
-          wrong_released += float(got_released[at]) != want;
-        }
+  const int wrong_released =
+      ring_errors(got_released, released_n, x, rows, cols, [](int, int) { return false; });
   expect("tma: a ring whose warps release its stages refills each only once read",
          wrong_released == 0);
   if (wrong_released)

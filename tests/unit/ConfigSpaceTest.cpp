@@ -173,3 +173,35 @@ TEST_CASE("tuning table problems", "[tuning]") {
     CHECK(problems[0].message.rfind("t.json: not JSON", 0) == 0);
   }
 }
+
+TEST_CASE("a tuned configuration runs on the architectures it was measured on", "[tuning]") {
+  const kir::Function f = vectorKernel();
+  const std::string hash = passes::kernelHash(f);
+  const GpuTarget gpu = parseGpuTarget({"80,90a"});
+  const std::string tuned = passes::defaultConfig(f, passes::Target::Cuda, gpu).metas.at("BM") == 32
+                                ? "BM=64,BN=32"
+                                : "BM=32,BN=32";
+  auto cudaEntry = [&](const std::string &arch, int64_t size) {
+    std::string e = cpuEntry(hash, size, tuned);
+    e.replace(e.find("\"target\": \"cpu\""), 15, "\"target\": \"cuda\"");
+    e.replace(e.find("\"arch\": \"cpu\""), 13, "\"arch\": \"" + arch + "\"");
+    return e;
+  };
+  std::vector<tuning::TableProblem> problems;
+  const codegen::Tunings t =
+      tuning::parseTuningTable(table(cudaEntry("sm_90", 1024) + "," + cudaEntry("sm_80", 4096) +
+                                     "," + cudaEntry("sm_90", 1 << 20)),
+                               "t.json", {f}, passes::Target::Cuda, gpu, problems);
+  CHECK(problems.empty());
+  REQUIRE(t.count("k"));
+  const passes::KernelTuning &k = t.at("k");
+  REQUIRE(k.configs.size() == 2);
+  CHECK(k.configs[0].archs.empty()); // the default runs everywhere
+  CHECK(k.configs[1].archs == std::vector<int>{90, 80});
+  CHECK(passes::configuredTarget(gpu, k.configs[1]).str() == "sm_80, sm_90a");
+  passes::Config hopper = k.configs[1];
+  hopper.archs = {90};
+  CHECK(passes::configuredTarget(gpu, hopper).str() == "sm_90a");
+  hopper.archs = {75}; // none of the target's architectures: planned for all of them
+  CHECK(passes::configuredTarget(gpu, hopper).str() == "sm_80, sm_90a");
+}
