@@ -20,11 +20,8 @@ fi
 out=${OUT:-/tmp/ntc-gpu}
 arch="-gencode=arch=compute_90a,code=sm_90a"
 mkdir -p "$out" /tmp/ntc-build/ab
-# The runtime's host objects (error strings, tensor validation), unless gpu-run.sh built them.
-for cpp in runtime/src/errors.cpp runtime/src/validate.cpp; do
-  obj=/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o
-  [ -f "$obj" ] || g++ -std=c++17 -O2 -fPIC -I runtime/include -I gpu-bundle/include -c "$cpp" -o "$obj"
-done
+. tools/scripts/runtime-objects.sh
+build_runtime_objects
 builds=()
 pids=()
 for label in "$@"; do

@@ -13,11 +13,8 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
 arch="-gencode=arch=compute_90a,code=sm_90a"
 mkdir -p "$out" /tmp/ntc-build/variants
-# The runtime's host objects (error strings, tensor validation), unless gpu-run.sh built them.
-for cpp in runtime/src/errors.cpp runtime/src/validate.cpp; do
-  obj=/tmp/ntc-build/cpu-$(basename "$cpp" .cpp).o
-  [ -f "$obj" ] || g++ -std=c++17 -O2 -fPIC -I runtime/include -I gpu-bundle/include -c "$cpp" -o "$obj"
-done
+. tools/scripts/runtime-objects.sh
+build_runtime_objects
 labels=()
 pids=()
 # The stock build to compare with: gpu-run.sh's library, or else the stock sources of the
