@@ -298,11 +298,8 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
       tma_copy<T, BK, BN, MapB::row_bytes>(b_affine, stage, k, smem, at + b_start);
     }
   };
+  // The cp.async copies of a step (the loops without TMA).
   auto issue = [&](Index step) {
-    if constexpr (Tma) {
-      issue_tma(step);
-      return;
-    }
     if (step < steps) {
       const Index k = begin + step;
       unsigned char *stage = stage_at(step);

@@ -84,7 +84,7 @@ private:
 /// is read once per process (devices 0 to 63; others are asked every time); false when the
 /// device cannot be queried.
 inline bool tma_device(int device) {
-  static const bool no_tma_set = !tma_runs_on(9, 0, std::getenv("NTC_NO_TMA"));
+  static const char *const no_tma = std::getenv("NTC_NO_TMA");
   static std::atomic<signed char> known[64] = {};
   if (device >= 0 && device < 64)
     if (const signed char k = known[device].load(std::memory_order_relaxed); k != 0)
@@ -95,7 +95,7 @@ inline bool tma_device(int device) {
     cudaGetLastError(); // a failed query must not be reported by the next launch
     return false;
   }
-  const bool runs = !no_tma_set && tma_runs_on(major, minor, nullptr);
+  const bool runs = tma_runs_on(major, minor, no_tma);
   if (device >= 0 && device < 64)
     known[device].store(runs ? 1 : -1, std::memory_order_relaxed);
   return runs;
