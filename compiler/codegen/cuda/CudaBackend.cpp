@@ -88,9 +88,7 @@ std::string tmaLaunch(const kir::Function &f, const Program &p, const std::strin
   const std::string separator = " &&\n            ";
   const ParamSpec &mapped = f.spec.params[static_cast<size_t>(p.tensorMaps.front().param)];
   std::string ready = "ntc::rt::tma_device(" + mapped.name + "->device.device_id)";
-  auto require = [&](const std::string &condition) {
-    ready += (ready.empty() ? "" : separator) + condition;
-  };
+  auto require = [&](const std::string &condition) { ready += separator + condition; };
   const std::string vector = vectorReady(f, p.vector, separator);
   if (!vector.empty())
     require(vector);
