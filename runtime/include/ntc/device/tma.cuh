@@ -122,7 +122,8 @@ __device__ inline void wait_parity(unsigned bar, unsigned parity) {
 /// The barriers of the TMA copies of one pipelined loop: one per stage of its Stages, each
 /// expecting Arrivals copies per phase (the copies of one iteration). Construct it once, by
 /// every thread of the program, before the loop's first copy: thread 0 initializes the
-/// barriers at `byte_offset` (8-byte aligned, bytes() of them) and the program synchronizes.
+/// barriers at `byte_offset` (8-byte aligned; 8 bytes per stage, 16 with releases) and the
+/// program synchronizes.
 /// With Releasers > 0 the ring also has a second barrier per stage, on which that many warps
 /// say that they no longer read the stage (release), so that thread 0 refills it once they all
 /// have (acquire) instead of the program synchronizing. In a device pass without TMA the
@@ -134,8 +135,6 @@ template <int Stages, int Arrivals, int Releasers = 0> class tma_ring {
 public:
   /// The warps that release stages (0: none; the program synchronizes before refilling).
   static constexpr int releasers = Releasers;
-  /// The bytes of shared memory the ring's barriers take.
-  static constexpr std::size_t bytes() { return 8 * std::size_t(Stages) * (Releasers ? 2 : 1); }
 
   /// Initializes the barriers (thread 0) and synchronizes the program.
   __device__ tma_ring(Smem smem, std::size_t byte_offset)
