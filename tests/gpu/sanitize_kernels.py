@@ -53,6 +53,15 @@ for m, k, n in ((65, 130, 97), (1, 7, 33), (3, 200, 1)):
     lib.call("bmm", lhs, torch.randn(3, k, n, device=dev, dtype=h),
              torch.empty(3, m, n, device=dev, dtype=h))
     lib.call("bmm_shared_rhs", lhs, b, torch.empty(3, m, n, device=dev, dtype=h))
+# The Hopper configurations of the H200 table at tails: attention at head dimension 128 (its
+# entry overlaps the products and copies by TMA) and matmul near 2048³ (128×256 tiles by TMA;
+# rows of 16-byte multiples, so that the TMA program runs, but no size a multiple of a tile).
+for causal in (0, 1):
+    q = torch.randn(1, 2, 77, 128, device=dev, dtype=h)
+    lib.call("attention_f16", q, q, q, causal, torch.empty_like(q))
+a = torch.randn(1500, 1496, device=dev, dtype=h)
+b = torch.randn(1496, 1504, device=dev, dtype=h)
+lib.call("matmul", a, b, torch.empty(1500, 1504, device=dev, dtype=h))
 for n in (1, 31, 1023):
     x = torch.randn(n, device=dev, dtype=h)
     lib.call("add_f16", x, x, torch.empty(n, device=dev, dtype=h))

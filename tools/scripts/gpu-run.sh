@@ -7,6 +7,7 @@
 # operator library, no DSL test kernels); NTC_WITH_DSL=1: the DSL test kernels even then;
 # NTC_COMPARE_GROUPS: which nt_compare.py groups; NTC_COMPOSED_BENCH=0: without the benchmark of
 # the composed kernels (tools/bench/composed_bench.py, run with the DSL test kernels).
+# NTC_PREBUILT=1: the stock libraries that prebuild-stock.sh built elsewhere, not compiled here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/ntc-gpu}
@@ -46,14 +47,22 @@ compile_cpu() {
     pids+=($!)
   done
 }
-compile_cuda gpu-bundle/cuda /tmp/ntc-build ""
-compile_cpu /tmp/ntc-build gpu-bundle/cpu gpu-bundle/cpu/*.cpp runtime/src/*.cpp
 stock_only=${NTC_STOCK_ONLY:-0}
+# NTC_PREBUILT=1: the stock libraries that tools/scripts/prebuild-stock.sh built
+# (gpu-bundle/prebuilt/stock), not compiled here; implies NTC_STOCK_ONLY=1.
+prebuilt=${NTC_PREBUILT:-0}
+[ "$prebuilt" = 1 ] && stock_only=1
 # NTC_WITH_DSL=1: the DSL test kernels too, also with NTC_STOCK_ONLY=1.
 with_dsl=0
 if [ "$stock_only" != 1 ] || [ "${NTC_WITH_DSL:-0}" = 1 ]; then
   with_dsl=1
 fi
+if [ "$prebuilt" = 1 ]; then
+cp gpu-bundle/prebuilt/stock/libkernels_cuda.so gpu-bundle/prebuilt/stock/libkernels_cpu.so /tmp/ntc-build/
+cp gpu-bundle/prebuilt/stock/ptxas.txt "$out/ptxas-stock.txt"
+else
+compile_cuda gpu-bundle/cuda /tmp/ntc-build ""
+compile_cpu /tmp/ntc-build gpu-bundle/cpu gpu-bundle/cpu/*.cpp runtime/src/*.cpp
 if [ "$stock_only" != 1 ]; then
   # The operator library (kernels/ops) into libops_cuda.so / libops_cpu.so.
   mkdir -p /tmp/ntc-build/ops
@@ -92,6 +101,7 @@ nvcc -shared $arch -o /tmp/ntc-build/libdsl_cuda.so $(ls /tmp/ntc-build/dsl/*.o 
 fi
 nvcc -shared $arch -o /tmp/ntc-build/libkernels_cuda.so \
   $(ls /tmp/ntc-build/*.o | grep -v '/cpu-') /tmp/ntc-build/cpu-errors.o /tmp/ntc-build/cpu-validate.o -lcudart
+fi
 grep -h "registers\|spill" "$out"/ptxas-*.txt | sort | uniq -c | sort -rn | head -20 > "$out/ptxas-summary.txt" || true
 status=0
 if [ "${NTC_DEVICE_TEST:-0}" = 1 ]; then
