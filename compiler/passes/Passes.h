@@ -228,7 +228,8 @@ std::map<std::string, Expr> programSubstitution(const KernelSpec &spec, int para
 Access resolveAccess(const kir::Function &f, int param, const std::vector<Expr> &subscripts);
 
 /// simplify-mask: drop the mask terms that always hold (a lane below a full tile's
-/// extent, non-negative coordinates, program coordinates inside the grid).
+/// extent, non-negative coordinates, program coordinates inside the grid or inside an extent
+/// that the wrapper checks equal to the grid's).
 void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param);
 
 /// The affine form of an access (see AffineAccess.cpp): its coordinates are

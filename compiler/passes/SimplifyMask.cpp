@@ -2,6 +2,7 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ntc::passes {
 
@@ -34,6 +35,36 @@ bool impliedUpper(const MaskTerm &t, const std::vector<MaskTerm> &all) {
   });
 }
 
+/// `e` with each size symbol that the wrapper's ties equate with another (GridInfo::ties, checked
+/// before every launch) replaced by one representative of its class.
+Expr withTiedSizes(const Expr &e, const GridInfo &grid) {
+  std::map<std::string, Expr> representative;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ShapeTie &t : grid.ties) {
+      if (t.a.kind() != ExprKind::Symbol || t.b.kind() != ExprKind::Symbol)
+        continue;
+      const Expr a = t.a.substitute(representative), b = t.b.substitute(representative);
+      if (a != b) {
+        representative[b.symbolName()] = a;
+        changed = true;
+      }
+    }
+  }
+  return e.substitute(representative);
+}
+
+/// True when extent `e` equals grid extent `g` in every launch: the same expression, or equal
+/// once the sizes that the ties equate are, or the two sides of one tie.
+bool equalAtLaunch(const Expr &e, const Expr &g, const GridInfo &grid) {
+  if (e == g)
+    return true;
+  for (const ShapeTie &t : grid.ties)
+    if ((t.a == e && t.b == g) || (t.a == g && t.b == e))
+      return true;
+  return withTiedSizes(e, grid) == withTiedSizes(g, grid);
+}
+
 } // namespace
 
 void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param) {
@@ -47,10 +78,12 @@ void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, 
       t.checkLower = false;
     if (provablyLess(t.value, t.extent) || impliedUpper(t, access.mask))
       t.checkUpper = false;
-    // A program coordinate is inside its own grid dimension by construction.
+    // A program coordinate is inside its own grid dimension by construction, hence inside
+    // every extent that the wrapper checks equal to the grid's (level 0 of another tensor).
     if (t.value.kind() == ExprKind::Symbol)
       for (size_t d = 0; d < grid.extents.size(); ++d)
-        if (t.value.symbolName() == programCoordinate(d) && t.extent == grid.extents[d])
+        if (t.value.symbolName() == programCoordinate(d) &&
+            equalAtLaunch(t.extent, grid.extents[d], grid))
           t.checkUpper = false;
     // A term that always holds is dropped; one that fails masks everything (kept). A term
     // identical to an earlier one (a tile's bound and its source's bound) is dropped too.

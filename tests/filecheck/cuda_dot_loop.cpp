@@ -46,7 +46,7 @@ NT_KERNEL(ones_mm, mm_arrangement, ones_application, nt::Tensor(2, nt::float16),
 // CU: ((32 * l_k) + lane1 + 7) < ntc_lhs_size_1
 // CU: }, ntc::dev::affine_tile{[&](const Index l_k) -> bool { return ((128 * pid0) + 127) < ntc_lhs_size_0 && ((32 * l_k) + 31) < ntc_lhs_size_1; }, [&](const Index l_k) -> long long { return static_cast<long long>((128 * pid0) * ntc_lhs_stride_0 + (32 * l_k) * ntc_lhs_stride_1); }, static_cast<long long>(ntc_lhs_stride_0), static_cast<long long>(ntc_lhs_stride_1)}, ntc_args.rhs,
 // CU: (lane1 + (256 * pid1) + 7) < ntc_rhs_size_1
-// CU: }, ntc::dev::affine_tile{[&](const Index l_k) -> bool { return ((32 * l_k) + 31) < ntc_rhs_size_0 && ((256 * pid1) + 255) < ntc_rhs_size_1 && {{.*}}; }, [&](const Index l_k) -> long long { return static_cast<long long>((32 * l_k) * ntc_rhs_stride_0 + (256 * pid1) * ntc_rhs_stride_1); }, static_cast<long long>(ntc_rhs_stride_0), static_cast<long long>(ntc_rhs_stride_1)}, ntc_smem);
+// CU: }, ntc::dev::affine_tile{[&](const Index l_k) -> bool { return ((32 * l_k) + 31) < ntc_rhs_size_0 && ((256 * pid1) + 255) < ntc_rhs_size_1; }, [&](const Index l_k) -> long long { return static_cast<long long>((32 * l_k) * ntc_rhs_stride_0 + (256 * pid1) * ntc_rhs_stride_1); }, static_cast<long long>(ntc_rhs_stride_0), static_cast<long long>(ntc_rhs_stride_1)}, ntc_smem);
 // CU: ntc::dev::store_vec(ntc_args.output, ntc::dev::cast<ntc::dev::float16>(t_accumulator)
 // CU: (lane1 + (256 * pid1) + 7) < ntc_output_size_1
 // CU: if (ntc::rt::vector_ready(lhs, 1, 8) && ntc::rt::vector_ready(rhs, 1, 8) && ntc::rt::vector_ready(output, 1, 8)) {
