@@ -467,18 +467,19 @@ private:
   }
 
   /// A dot_loop operand by TMA: its map in ntc_maps, the ring of its loop and the coordinates
-  /// (innermost first) of the tile of step `leading`, with the mask terms TMA does not check.
+  /// (innermost first) of the tile of step `leading`, with the mask terms TMA does not check;
+  /// `multicast`: the operand the programs of the ring's cluster share.
   std::string tmaOperand(const kir::TmaRing &ring, const passes::TensorMapCopy &copy, int map,
-                         const std::string &leading) {
+                         const std::string &leading, bool multicast) {
     const std::vector<std::string> coords = tmaCoordinates(copy);
     std::string body;
     for (size_t d = 0; d < coords.size(); ++d)
       body += "ntc_c[" + std::to_string(d) + "] = " + coords[d] + "; ";
     return ns_ + "::make_tma_operand<" + std::to_string(coords.size()) + ", " +
-           std::to_string(tmaRowDimension(copy)) + ">(" + ringName(ring) + ", ntc_maps.m" +
-           std::to_string(map) + ", [&](" + leading + ", int (&ntc_c)[" +
-           std::to_string(coords.size()) + "]) -> bool { " + body + "return " + tmaInBounds(copy) +
-           "; })";
+           std::to_string(tmaRowDimension(copy)) + (multicast ? ", true" : "") + ">(" +
+           ringName(ring) + ", ntc_maps.m" + std::to_string(map) + ", [&](" + leading +
+           ", int (&ntc_c)[" + std::to_string(coords.size()) + "]) -> bool { " + body + "return " +
+           tmaInBounds(copy) + "; })";
   }
 
   /// The coordinates of a TMA copy's first element as ints, innermost first (TMA's order).
@@ -521,7 +522,8 @@ private:
              doubleLiteral(src.other.value_or(0.0)) + ")" +
              accessLambdas(access, v->param, vector ? passes::kDotLoopChunk : 0, k + ", ") + ", " +
              (ring ? tmaOperand(*ring, which ? maps->second : maps->first,
-                                ring->operandMaps[static_cast<size_t>(which)], k)
+                                ring->operandMaps[static_cast<size_t>(which)], k,
+                                ring->multicastOperand == which)
                    : affineTile(vector ? passes::affineAccess(access) : std::nullopt, v->param, k));
     };
     bool vectorA = false, vectorB = false;

@@ -744,6 +744,9 @@ std::string print(const Function &f) {
                ? ", the dot loop's operands through maps " + std::to_string(r.operandMaps[0]) +
                      " and " + std::to_string(r.operandMaps[1])
                : std::string())
+       << (r.cluster > 1 ? ", in clusters of " + std::to_string(r.cluster) + " sharing operand " +
+                               (r.multicastOperand == 0 ? "a" : "b") + " (multicast)"
+                         : std::string())
        << "\n";
   printStmts(f, f.body, 1, os);
   return os.str();

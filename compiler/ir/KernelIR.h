@@ -185,6 +185,10 @@ struct TmaRing {
   bool asyncCopiesToo = false; ///< the loop keeps cp.async copies (its waits wait for both)
   /// A GEMM main loop's ring (the For statement's group): the maps of its A and B operands.
   std::vector<int> operandMaps;
+  /// > 1: the program runs in clusters of this many (consecutive program numbers), whose rings
+  /// share the copies of operand `multicastOperand` (0: A, 1: B) of the GEMM main loop.
+  int cluster = 1;
+  int multicastOperand = -1;
 };
 
 /// The application of one kernel in kernel IR.

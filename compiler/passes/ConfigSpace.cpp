@@ -107,6 +107,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("overlap", config.knobs.overlap);
   if (config.knobs.tma > 0)
     add("tma", config.knobs.tma);
+  if (config.knobs.cluster > 1)
+    add("cluster", config.knobs.cluster);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -146,14 +148,16 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.overlap = static_cast<int>(value);
     } else if (name == "tma" && (value == 0 || value == 1)) {
       config.knobs.tma = static_cast<int>(value);
+    } else if (name == "cluster" && (value == 1 || value == 2)) {
+      config.knobs.cluster = static_cast<int>(value);
     } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
-               name == "tma") {
-      throw std::invalid_argument(
-          name + "=" + std::to_string(value) +
-          " is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1, tma 0-1)");
+               name == "tma" || name == "cluster") {
+      throw std::invalid_argument(name + "=" + std::to_string(value) +
+                                  " is out of range (warps 1-32, stages 2-16, group 1-1024, "
+                                  "overlap 0-1, tma 0-1, cluster 1-2)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
-                                  " nor warps, stages, group, overlap or tma");
+                                  " nor warps, stages, group, overlap, tma or cluster");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -221,8 +225,12 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
       if (!gemmLoops(*specialized, threads, gpu).empty()) {
         for (int warps : kGemmWarps)
           for (int stages : kGemmStages)
-            for (int64_t band : kGemmBands)
+            for (int64_t band : kGemmBands) {
               tryWithTma(LaunchKnobs{warps * 32, stages, band});
+              // By TMA in clusters of two programs of one band, which share a tile.
+              if (gpu.hasHopper() && band % 2 == 0)
+                tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 2});
+            }
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
                                 kir::StmtKind::AsyncCopy)) {
         for (int stages : kRingStages)

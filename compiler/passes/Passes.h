@@ -425,6 +425,10 @@ struct TensorMapPlan {
 TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
                             int64_t scratchBytes, int64_t sharedBytes, const GpuTarget &gpu);
 
+/// The programs per cluster of `f` after use-tensor-maps: the largest cluster of its TMA rings
+/// (1: the program does not run in clusters).
+int clusterSize(const kir::Function &f);
+
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations
 /// communicates through shared memory or block barriers (see PackPrograms.cpp), else 1.

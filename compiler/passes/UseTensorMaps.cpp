@@ -33,7 +33,12 @@
 //     operands in Swizzled column blocks: when TMA makes both operand copies, the loop gets a
 //     ring of its own (two arrivals per stage, and a second barrier per stage on which every
 //     warp releases the stage once its products have read it: thread 0 refills a stage after
-//     that, without a barrier of the whole program) and dot_loop receives tma_operands;
+//     that, without a barrier of the whole program) and dot_loop receives tma_operands. With
+//     the knob cluster=2, two programs numbered one after the other run as a cluster and share
+//     the operand tile that does not depend on their row of the grouped order (B in a GEMM):
+//     each copies half of its column blocks into both (TMA multicast), and a stage is refilled
+//     once the warps of both have released it (clusterSharedOperand says when this holds; the
+//     dispatcher launches such a program only when the grid's rows divide into clusters);
 //   * a store of a 2-D 16-bit tile (no fill value needed: the copy engine writes nothing outside
 //     the tensor), staged in the Swizzled layout of its shape in the scratch region at offset 0,
 //     when the tile fits there (after a GEMM main loop, in its ring's memory); ntc::dev::tma_store.
@@ -76,6 +81,54 @@ int unitStepDimension(const std::vector<Expr> &steps) {
 bool boundsCoordinate(const MaskTerm &t, const Access &access, const ParamSpec &src, size_t d) {
   return t.value == access.coords[d] && t.extent.kind() == ExprKind::Symbol &&
          t.extent.symbolName() == src.sizeSymbol(static_cast<int>(d));
+}
+
+/// True when `e` names program coordinate `d`.
+bool mentionsProgramCoordinate(const Expr &e, size_t d) {
+  std::vector<std::string> symbols;
+  e.collectSymbols(symbols);
+  return std::find(symbols.begin(), symbols.end(), programCoordinate(d)) != symbols.end();
+}
+
+/// True when the tile `copy` reads is the same in every program of a band's consecutive run:
+/// neither its coordinates nor its residual terms name the band's row coordinate `d`.
+bool sameAlongBand(const TensorMapCopy &copy, size_t d) {
+  for (const Expr &e : copy.origin)
+    if (mentionsProgramCoordinate(e, d))
+      return false;
+  for (const MaskTerm &t : copy.residual)
+    if (mentionsProgramCoordinate(t.value, d) || mentionsProgramCoordinate(t.extent, d))
+      return false;
+  return true;
+}
+
+/// The operand (0: A, 1: B) of GEMM main loop `s` by TMA that clusters of `cluster` programs
+/// can share, or nullopt. The programs of a cluster are numbered one after the other; in the
+/// grouped order (bands of an even number of rows, the dispatcher checking that the grid's
+/// rows are a multiple of the cluster) they are consecutive rows of one column of a band. They
+/// share an operand whose tile does not depend on the row, a 2-D tile of whole column blocks
+/// that the cluster's programs divide evenly, and every program runs the same steps (the
+/// loop's bounds name no program coordinate), so that each copies its part of every step's
+/// tile into all of them.
+std::optional<int> clusterSharedOperand(const StmtNode &s, const DotLoop &loop,
+                                        const std::pair<TensorMapCopy, TensorMapCopy> &maps,
+                                        const Function &f, const GridInfo &grid, int cluster) {
+  if (cluster < 2 || grid.extents.size() < 2 || grid.bandRows <= 0 || grid.bandRows % cluster)
+    return std::nullopt;
+  for (size_t d = 0; d < grid.extents.size(); ++d)
+    for (const Expr &bound : {s.begin, s.end, s.step})
+      if (monotonicityIn(bound, programCoordinate(d)) != Monotonicity::Constant)
+        return std::nullopt;
+  const size_t row = grid.extents.size() - 2;
+  for (int which : {1, 0}) { // B first: in a GEMM it is the larger tile (bk × bn)
+    const TensorMapCopy &copy = which ? maps.second : maps.first;
+    const int64_t cols = which ? loop.bn : loop.bk;
+    const int64_t blocks = cols / copy.map.box.back();
+    if (f.spec.params[static_cast<size_t>(copy.map.param)].ndim == 2 && blocks % cluster == 0 &&
+        sameAlongBand(copy, row))
+      return which;
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -226,6 +279,12 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
                 ring.arrivals = 2;
                 ring.releasers = threads / 32;
                 ring.operandMaps = {mapIndex(maps->first.map), mapIndex(maps->second.map)};
+                if (auto shared =
+                        clusterSharedOperand(*s, *loop, *maps, laid, grid, gpu.knobs.cluster)) {
+                  ring.cluster = gpu.knobs.cluster;
+                  ring.multicastOperand = *shared;
+                  ring.releasers *= ring.cluster; // every warp releases on every CTA's ring
+                }
                 dotRings.push_back(ring);
                 out.push_back(withGroup(s, ring.group));
                 continue;
@@ -281,6 +340,13 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
   if (!f.tensorMaps.empty())
     plan.totalBytes = offset;
   return plan;
+}
+
+int clusterSize(const kir::Function &f) {
+  int cluster = 1;
+  for (const TmaRing &ring : f.tmaRings)
+    cluster = std::max(cluster, ring.cluster);
+  return cluster;
 }
 
 } // namespace ntc::passes

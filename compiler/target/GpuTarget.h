@@ -40,6 +40,11 @@ struct LaunchKnobs {
   /// 1 (sm_90a only): a program whose pipelined copies TMA can make gets a twin that makes them
   /// so, launched when the dispatcher can describe the tensors (passes/UseTensorMaps.cpp).
   int tma = 0;
+  /// 2 (with tma=1): a GEMM main loop by TMA runs in clusters of two programs, numbered one
+  /// after the other, that share the operand tile both read: each copies half of it into both
+  /// (multicast), which halves that operand's traffic from L2 (passes/UseTensorMaps.cpp).
+  /// 0 or 1: no cluster.
+  int cluster = 0;
 };
 
 /// The architectures of one compilation.

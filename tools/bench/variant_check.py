@@ -1,9 +1,10 @@
 """Checks a library built from one configuration of matmul or attention_f16 (a "variant", see
 tools/scripts/variant-bundle.sh) against PyTorch at tail shapes: sizes that are not multiples of
 any tile, K shorter than one tile, one-row outputs, and tensors whose rows are not 16-byte
-aligned (the dispatcher then launches another program than the TMA or vector one). Small, so that
-it also runs under compute-sanitizer. Prints one line per call and "variant check: N passed, M
-failed"; exits 1 on a failure.
+aligned (the dispatcher then launches another program than the TMA or vector one); matmul also
+with an even and an odd number of row tiles (a program in clusters of two launches only on the
+former). Small, so that it also runs under compute-sanitizer. Prints one line per call and
+"variant check: N passed, M failed"; exits 1 on a failure.
 Usage: python3 variant_check.py <lib.so>
 """
 import ctypes
@@ -36,7 +37,8 @@ def report(what, ok, detail=""):
 
 if exported("matmul"):
     for m, n, k, pad in ((65, 97, 130, 0), (136, 72, 200, 0), (1, 256, 64, 0), (256, 256, 8, 0),
-                         (300, 520, 777, 0), (128, 256, 512, 0), (64, 64, 100, 3)):
+                         (300, 520, 777, 0), (128, 256, 512, 0), (64, 64, 100, 3),
+                         (1000, 776, 1032, 0), (256, 1024, 200, 0)):
         # pad > 0: rows of k + pad elements, so that strides are not multiples of 16 bytes.
         a = torch.randn(m, k + pad, device="cuda", dtype=torch.float16)[:, :k]
         b = torch.randn(k, n + pad, device="cuda", dtype=torch.float16)[:, :n]

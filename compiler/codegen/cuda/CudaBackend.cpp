@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/Codegen.h"
+#include "codegen/CppExpr.h"
 #include "codegen/Names.h"
 #include "codegen/cuda/CudaDialect.h"
 #include "codegen/host/HostWrapper.h"
@@ -36,6 +37,10 @@ struct Program {
   /// vector conditions hold and the dispatcher encodes every tensor map.
   std::vector<kir::TensorMapUse> tensorMaps;
   int64_t tmaSmem = 0;
+  /// Programs per cluster of the TMA twin (1: none) and the wrapper's expression of the grid's
+  /// rows of the grouped order, which must divide into clusters for the twin to launch.
+  int cluster = 1;
+  std::string gridRows;
 };
 
 /// A program's shared memory rounded up so that the programs of a block each start aligned.
@@ -81,9 +86,9 @@ std::string vectorReady(const kir::Function &f,
 }
 
 /// The dispatcher's launch of a program's TMA twin (32-bit indices): when the device runs the
-/// sm_90a code (compute capability 9.0, NTC_NO_TMA unset), the vector conditions hold and every
-/// tensor map encodes, it launches and returns; otherwise the code falls through to the other
-/// programs.
+/// sm_90a code (compute capability 9.0, NTC_NO_TMA unset), the vector conditions hold, the grid's
+/// rows divide into its clusters (if it has any) and every tensor map encodes, it launches and
+/// returns; otherwise the code falls through to the other programs.
 std::string tmaLaunch(const kir::Function &f, const Program &p, const std::string &kernel) {
   const std::string separator = " &&\n            ";
   const ParamSpec &mapped = f.spec.params[static_cast<size_t>(p.tensorMaps.front().param)];
@@ -92,6 +97,8 @@ std::string tmaLaunch(const kir::Function &f, const Program &p, const std::strin
   const std::string vector = vectorReady(f, p.vector, separator);
   if (!vector.empty())
     require(vector);
+  if (p.cluster > 1)
+    require(p.gridRows + " % " + std::to_string(p.cluster) + " == 0");
   for (size_t m = 0; m < p.tensorMaps.size(); ++m) {
     const kir::TensorMapUse &use = p.tensorMaps[m];
     std::string box;
@@ -241,6 +248,13 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
                << kir::print(tma.function);
       p.tensorMaps = tma.function.tensorMaps;
       p.tmaSmem = tma.totalBytes;
+      p.cluster = passes::clusterSize(tma.function);
+      if (p.cluster > 1) // (use-tensor-maps clusters only grids of two dimensions or more)
+        p.gridRows = "(" +
+                     cppExpr(
+                         grid.extents[grid.extents.size() - 2],
+                         [&](const std::string &s) { return wrapperSymbol(f, s); }, "int64_t") +
+                     ")";
       os << "// " << what.str() << "; " << p.threads << " threads, " << tma.totalBytes
          << " bytes of shared memory; pipelined copies by TMA (the dispatcher encoded the tensor "
             "maps).\n";

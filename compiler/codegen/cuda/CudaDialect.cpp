@@ -74,14 +74,19 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
       rings += "  ntc::dev::tma_ring<" + std::to_string(ring.stages) + ", " +
                std::to_string(ring.arrivals) +
                (ring.releasers > 0 ? ", " + std::to_string(ring.releasers) : std::string()) +
+               (ring.cluster > 1 ? ", " + std::to_string(ring.cluster) : std::string()) +
                "> ntc_ring" + std::to_string(ring.group) + "{ntc_smem, " +
                std::to_string(ring.byteOffset) + "};\n";
   }
+  // A ring shared by a cluster (use-tensor-maps' cluster=2): the kernel launches in clusters.
+  const int cluster = passes::clusterSize(f);
+  const std::string clusterDims =
+      cluster > 1 ? "__cluster_dims__(" + std::to_string(cluster) + ", 1, 1) " : std::string();
   const std::string head =
       maps + "template <class Index>\n__global__ void __launch_bounds__(" +
       std::to_string(threads_ * programs_) +
       (minBlocks_ > 0 ? ", sizeof(Index) == 4 ? " + std::to_string(minBlocks_) + " : 1" : "") +
-      ") " + name + "(const " + argsStructName(f.spec) + " ntc_args" + mapsParameter +
+      ") " + clusterDims + name + "(const " + argsStructName(f.spec) + " ntc_args" + mapsParameter +
       ") {\n  extern __shared__ __align__(1024) unsigned char "
       "ntc_smem_buffer[];\n";
   if (programs_ == 1)

@@ -197,8 +197,8 @@ __device__ inline int affine_chunks_of(no_affine) {
   return 0;
 }
 template <class T, int R, int C, int Th, class Index, class Map, int Rank, int RowDim, class Ring,
-          class Coords>
-__device__ inline int affine_chunks_of(const tma_operand<Rank, RowDim, Ring, Coords> &) {
+          class Coords, bool Multicast>
+__device__ inline int affine_chunks_of(const tma_operand<Rank, RowDim, Ring, Coords, Multicast> &) {
   return 0;
 }
 template <class T, int R, int C, int Th, class Index, class Map, class Full, class Origin>
@@ -234,15 +234,20 @@ template <int BM, int BN, int Th, int WM>
 using gemm_fragments_t = float[BM / WM / 16][BN / (Th / 32 / WM) / 8][4];
 
 /// The TMA copy of an R × C operand tile of step k into the ring at byte `at` (the
-/// Swizzled<RowBytes> layout of block_swizzled), by `operand`'s map and ring.
+/// Swizzled<RowBytes> layout of block_swizzled), by `operand`'s map and ring; a multicast
+/// operand's share of it, into the ring of every CTA of the cluster.
 template <class T, int R, int C, int RowBytes, class Index, int Rank, int RowDim, class Ring,
-          class Coords>
-__device__ inline void tma_copy(const tma_operand<Rank, RowDim, Ring, Coords> &operand, int stage,
-                                Index k, Smem smem, std::size_t at) {
+          class Coords, bool Multicast>
+__device__ inline void tma_copy(const tma_operand<Rank, RowDim, Ring, Coords, Multicast> &operand,
+                                int stage, Index k, Smem smem, std::size_t at) {
   int c[Rank];
   const bool in_bounds = operand.coords(k, c);
-  operand.ring->template copy<T, R, C, RowBytes, RowDim, Rank>(stage, *operand.map, smem, at, c,
-                                                               in_bounds);
+  if constexpr (Multicast)
+    operand.ring->template copy_multicast<T, R, C, RowBytes, RowDim, Rank>(stage, *operand.map,
+                                                                           smem, at, c, in_bounds);
+  else
+    operand.ring->template copy<T, R, C, RowBytes, RowDim, Rank>(stage, *operand.map, smem, at, c,
+                                                                 in_bounds);
 }
 /// No TMA copy for an operand without a map (never called: dot_loop copies both or neither).
 template <class T, int R, int C, int RowBytes, class Index, class Operand>
@@ -379,8 +384,9 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
       // is complete it releases that stage on the ring, and thread 0 refills the stage as soon
       // as every warp has: no barrier of the whole program in the loop.
       auto &ring = *a_affine.ring;
-      static_assert(std::remove_reference_t<decltype(ring)>::releasers == Th / 32,
-                    "ntc::dev::dot_loop: a TMA ring released by every warp of the program");
+      using Ring = std::remove_reference_t<decltype(ring)>;
+      static_assert(Ring::releasers == Ring::cluster * Th / 32,
+                    "ntc::dev::dot_loop: a TMA ring released by every warp of the cluster");
 #pragma unroll
       for (int s = 0; s < Stages - 1; ++s)
         issue_tma(Index(s));
@@ -402,7 +408,8 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
       if (steps > 0)
         ring.release(int((steps - 1) % Stages));
       // Thread 0 acquires the releases no refill acquired, so that every release is acquired
-      // once and the ring's phases carry over to its next loop.
+      // once and the ring's phases carry over to its next loop. In a cluster this also keeps
+      // the CTA, whose barriers the others release on, until their last release has arrived.
       if (threadIdx.x == 0)
         for (Index j = steps > Index(Stages) ? steps - Index(Stages) : Index(0); j < steps; ++j)
           ring.acquire(int(j % Stages));

@@ -75,6 +75,45 @@ __device__ inline void tma_load(unsigned dst, const tensor_map *map, unsigned ba
                  : "memory");
 }
 
+/// tma_load into the same shared address of every CTA of the cluster in `cta_mask` (and the
+/// complete_tx on each one's barrier at `bar`): cp.async.bulk.tensor's multicast, 2-D.
+__device__ inline void tma_load_multicast(unsigned dst, const tensor_map *map, unsigned bar,
+                                          const int (&c)[2], unsigned short cta_mask) {
+  const unsigned long long m = reinterpret_cast<unsigned long long>(map);
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+               ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+               "l"(m), "r"(bar), "r"(c[0]), "r"(c[1]), "h"(cta_mask)
+               : "memory");
+}
+
+/// This CTA's rank in its cluster.
+__device__ inline unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+
+/// Every thread of every CTA of the cluster: waits until all have arrived (release/acquire:
+/// what each wrote before, barrier initializations included, is visible to all after).
+__device__ inline void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n"
+               "barrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+
+/// Arrives on the mbarrier at shared address `bar` of the CTA of rank `rank` in this cluster
+/// (the same offset as `bar` in this CTA). The default semantics (release at CTA scope), as for
+/// a local arrival: a release only says that the warp's tensor-core reads of a stage are
+/// complete, and a cluster-scope release costs a memory barrier per arrival (measured: the
+/// multicast GEMM at half the speed).
+__device__ inline void arrive_remote(unsigned bar, unsigned rank) {
+  asm volatile("{\n .reg .b32 remote;\n"
+               " mapa.shared::cluster.u32 remote, %0, %1;\n"
+               " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(bar),
+               "r"(rank)
+               : "memory");
+}
+
 /// cp.async.bulk.tensor of Rank dimensions (coordinates innermost first) from shared memory at
 /// `src` into the tensor of `map`, in the calling thread's bulk async-group.
 template <int Rank>
@@ -128,15 +167,25 @@ __device__ inline void wait_parity(unsigned bar, unsigned parity) {
 /// say that they no longer read the stage (release), so that thread 0 refills it once they all
 /// have (acquire) instead of the program synchronizing. In a device pass without TMA the
 /// constructor traps.
-template <int Stages, int Arrivals, int Releasers = 0> class tma_ring {
+/// With Cluster > 1 the program runs in a cluster of that many CTAs (the kernel's
+/// __cluster_dims__) whose rings share the copies of one operand (copy_multicast: each CTA
+/// copies its share of the tile into every CTA's stage). A stage may then be refilled only once
+/// the warps of every CTA of the cluster have released it: each warp releases on the ring of
+/// every CTA, so Releasers counts the warps of the whole cluster. The constructor synchronizes
+/// the cluster, and every CTA must run the same steps of the loop.
+template <int Stages, int Arrivals, int Releasers = 0, int Cluster = 1> class tma_ring {
   static_assert(Stages >= 1 && Stages <= 32 && Arrivals >= 1 && Releasers >= 0,
                 "ntc::dev::tma_ring: 1 to 32 stages, one arrival at least");
+  static_assert(Cluster >= 1 && Cluster <= 8 && (Cluster == 1 || Releasers > 0),
+                "ntc::dev::tma_ring: clusters of 1 to 8, whose rings are released");
 
 public:
   /// The warps that release stages (0: none; the program synchronizes before refilling).
   static constexpr int releasers = Releasers;
+  /// CTAs of the cluster that share the ring's multicast copies (1: none).
+  static constexpr int cluster = Cluster;
 
-  /// Initializes the barriers (thread 0) and synchronizes the program.
+  /// Initializes the barriers (thread 0) and synchronizes the program (the cluster).
   __device__ tma_ring(Smem smem, std::size_t byte_offset)
       : bars_(smem.as<unsigned long long>(byte_offset)) {
 #if defined(NTC_DEV_HAS_TMA)
@@ -158,6 +207,12 @@ public:
     // so a program that reached here on such a device stops instead of computing garbage. The
     // dispatchers launch TMA programs only on devices that run the sm_90a code.
     __trap();
+#endif
+#if defined(NTC_DEV_HAS_TMA)
+    if constexpr (Cluster > 1) {
+      detail::cluster_sync(); // every CTA's barriers are initialized before any remote use
+      return;
+    }
 #endif
     __syncthreads();
   }
@@ -199,6 +254,40 @@ public:
 #endif
   }
 
+  /// Thread 0 of each CTA of the cluster: copy() of a tile that every CTA's stage receives, each
+  /// CTA copying its share of the column blocks into all of them (TMA multicast). Each CTA
+  /// expects the whole tile on its own barrier. `coords` and `in_bounds` must be the same in
+  /// every CTA (the tile does not depend on the CTA's place in the cluster).
+  template <class T, int R, int C, int BlockBytes, int RowDim, int Rank>
+  __device__ void copy_multicast(int stage, const tensor_map &map, Smem smem,
+                                 std::size_t byte_offset, const int (&coords)[Rank],
+                                 bool in_bounds) {
+    constexpr int block_cols = BlockBytes / int(sizeof(T)), blocks = C / block_cols;
+    static_assert(Rank == 2 && RowDim == 1 && C % block_cols == 0 && blocks % Cluster == 0,
+                  "ntc::dev::tma_ring::copy_multicast: 2-D tiles of whole column blocks, as "
+                  "many per CTA");
+#if defined(NTC_DEV_HAS_TMA)
+    if (threadIdx.x != 0)
+      return;
+    const unsigned bar = detail::shared_address(bars_ + stage);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+                 "r"(unsigned(R * C * sizeof(T)))
+                 : "memory");
+    constexpr int share = blocks / Cluster;
+    const int first = int(detail::cluster_rank()) * share;
+    int c[2] = {coords[0] + first * block_cols, in_bounds ? coords[1] : -R};
+    const unsigned dst = detail::shared_address(smem.as<T>(byte_offset));
+#pragma unroll
+    for (int b = first; b < first + share; ++b) {
+      detail::tma_load_multicast(dst + unsigned(b * R * BlockBytes), &map, bar, c,
+                                 static_cast<unsigned short>((1u << Cluster) - 1));
+      c[0] += block_cols;
+    }
+#else
+    (void)stage, (void)map, (void)smem, (void)byte_offset, (void)coords, (void)in_bounds;
+#endif
+  }
+
   /// Every thread: waits until the copies of `stage`'s current phase have landed (and makes
   /// them visible to this thread and to the tensor cores), then moves the stage to its next
   /// phase. GenericAccess: the thread reads or writes stages through the generic proxy (not
@@ -218,23 +307,31 @@ public:
   }
 
   /// Every thread of a releasing warp (Releasers > 0), once its reads of `stage` are done:
-  /// the warp no longer reads the stage; lane 0 arrives on the stage's release barrier.
+  /// the warp no longer reads the stage; lane 0 arrives on the stage's release barrier (of
+  /// every CTA of the cluster).
   __device__ void release(int stage) {
     static_assert(Releasers > 0, "ntc::dev::tma_ring::release: a ring without releases");
 #if defined(NTC_DEV_HAS_TMA)
     __syncwarp(); // every lane's reads, before lane 0 speaks for the warp
-    if (threadIdx.x % 32 == 0)
-      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
-                       detail::shared_address(bars_ + Stages + stage))
-                   : "memory");
+    if (threadIdx.x % 32 != 0)
+      return;
+    const unsigned bar = detail::shared_address(bars_ + Stages + stage);
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+    if constexpr (Cluster > 1) {
+      const unsigned self = detail::cluster_rank();
+#pragma unroll
+      for (int rank = 0; rank < Cluster; ++rank)
+        if (unsigned(rank) != self)
+          detail::arrive_remote(bar, unsigned(rank)); // the other CTAs' rings
+    }
 #else
     (void)stage;
 #endif
   }
 
-  /// Thread 0, before refilling `stage` (Releasers > 0): waits until every releasing warp has
-  /// released it since the last acquire. Every release is acquired once, in order, so the
-  /// phases stay right when the ring serves another loop.
+  /// Thread 0, before refilling `stage` (Releasers > 0): waits until every releasing warp (of
+  /// the cluster) has released it since the last acquire. Every release is acquired once, in order,
+  /// so the phases stay right when the ring serves another loop.
   __device__ void acquire(int stage) {
     static_assert(Releasers > 0, "ntc::dev::tma_ring::acquire: a ring without releases");
 #if defined(NTC_DEV_HAS_TMA)
@@ -253,24 +350,28 @@ private:
 /// copies complete on (shared by both operands of the loop: two arrivals per stage), its tensor
 /// map, and `coords(k, c)`, which fills c with the coordinates (innermost first) of the tile of
 /// step k and returns whether the mask terms TMA does not check hold (else the tile lands as
-/// zeros). RowDim is the dimension of the tile's rows, counted innermost first.
-template <int Rank, int RowDim, class Ring, class Coords> struct tma_operand {
+/// zeros). RowDim is the dimension of the tile's rows, counted innermost first. Multicast: the
+/// CTAs of the ring's cluster share the tile (tma_ring::copy_multicast).
+template <int Rank, int RowDim, class Ring, class Coords, bool Multicast = false>
+struct tma_operand {
   Ring *ring;
   const tensor_map *map;
   Coords coords;
 };
 
 /// Builds a tma_operand (deducing the ring and the coordinate callable).
-template <int Rank, int RowDim, class Ring, class Coords>
-__device__ inline tma_operand<Rank, RowDim, Ring, Coords>
+template <int Rank, int RowDim, bool Multicast = false, class Ring, class Coords>
+__device__ inline tma_operand<Rank, RowDim, Ring, Coords, Multicast>
 make_tma_operand(Ring &ring, const tensor_map &map, Coords coords) {
+  static_assert(!Multicast || Ring::cluster > 1,
+                "ntc::dev::make_tma_operand: a multicast operand on the ring of a cluster");
   return {&ring, &map, coords};
 }
 
 /// True for a tma_operand.
 template <class X> inline constexpr bool is_tma_operand_v = false;
 /// True for a tma_operand.
-template <int Rank, int RowDim, class Ring, class Coords>
-inline constexpr bool is_tma_operand_v<tma_operand<Rank, RowDim, Ring, Coords>> = true;
+template <int Rank, int RowDim, class Ring, class Coords, bool Multicast>
+inline constexpr bool is_tma_operand_v<tma_operand<Rank, RowDim, Ring, Coords, Multicast>> = true;
 
 } // namespace ntc::dev
