@@ -366,16 +366,17 @@ __global__ void __launch_bounds__(Th)
 }
 
 /// The GEMM of a `_tma` program (use-tensor-maps): both operands of the main loop by TMA on a
-/// ring of four stages, the offsets kept for the paths that copy otherwise.
-template <int Th>
-__global__ void __launch_bounds__(Th)
+/// ring of four stages, the offsets kept for the paths that copy otherwise. With Cluster 2 (the
+/// knob cluster=2), in clusters of two CTAs that multicast B's tiles.
+template <int Th, int Cluster = 1>
+__global__ void __launch_bounds__(Th) NTC_DEV_CLUSTER_DIMS(Cluster, 1, 1)
     tma_matmul_kernel(const __grid_constant__ dev::tensor_map a_map,
                       const __grid_constant__ dev::tensor_map b_map, const dev::float16 *lhs,
                       const dev::float16 *rhs, float *output, int M, int N, int K) {
   constexpr int BM = 16 * (Th / 32), BN = 128, BK = 64, Stages = 4;
   extern __shared__ __align__(1024) unsigned char tma_matmul_buffer[];
   const Smem smem{tma_matmul_buffer};
-  dev::tma_ring<Stages, 2, Th / 32> ring(
+  dev::tma_ring<Stages, 2, Cluster * Th / 32, Cluster> ring(
       smem, dev::dot_loop_smem_bytes<dev::float16, BM, BK, BN, Th, Stages>());
   const int pm = int(blockIdx.x) / ((N + BN - 1) / BN), pn = int(blockIdx.x) % ((N + BN - 1) / BN);
   auto acc = dev::full<float, Shape<BM, BN>, dev::Mma<Th / 32, 1>>(0.0);
@@ -396,12 +397,12 @@ __global__ void __launch_bounds__(Th)
                                     return true;
                                   }),
       rhs, dev::convert<dev::float16>(0.0), b_offset, dev::no_chunk{},
-      dev::make_tma_operand<2, 1>(ring, b_map,
-                                  [&](const int k, int(&c)[2]) -> bool {
-                                    c[0] = pn * BN;
-                                    c[1] = k * BK;
-                                    return true;
-                                  }),
+      dev::make_tma_operand<2, 1, (Cluster > 1)>(ring, b_map,
+                                                 [&](const int k, int(&c)[2]) -> bool {
+                                                   c[0] = pn * BN;
+                                                   c[1] = k * BK;
+                                                   return true;
+                                                 }),
       smem);
   dev::store(output, acc, [&](const int *i) -> long long {
     const int r = pm * BM + i[0], c = pn * BN + i[1];
@@ -498,6 +499,10 @@ template __global__ void tma_matmul_kernel<128>(const __grid_constant__ dev::ten
                                                 const __grid_constant__ dev::tensor_map,
                                                 const dev::float16 *, const dev::float16 *, float *,
                                                 int, int, int);
+template __global__ void tma_matmul_kernel<128, 2>(const __grid_constant__ dev::tensor_map,
+                                                   const __grid_constant__ dev::tensor_map,
+                                                   const dev::float16 *, const dev::float16 *,
+                                                   float *, int, int, int);
 template __global__ void softmax_vec_kernel<256, 4096>(const float *, float *, int, int);
 
 // The device library promotes with the shared table (ntc/common/promotion.hpp), as the compiler

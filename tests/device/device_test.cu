@@ -1894,6 +1894,46 @@ __global__ void tma_release_kernel(const __grid_constant__ dev::tensor_map map, 
   }
 }
 
+/// As tma_release_kernel, in a cluster of two CTAs whose rings share every tile (a 2-D map of
+/// batch 1): each CTA multicasts one of the tile's two column blocks into both rings
+/// (copy_multicast), every warp of both releases each stage on both rings (8 releasers), and
+/// each CTA reads the whole tile back into out[cta][entry][j].
+__global__ void NTC_DEV_CLUSTER_DIMS(2, 1, 1)
+    tma_multicast_kernel(const __grid_constant__ dev::tensor_map map, __half *out, int n) {
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
+  const Smem smem{smem_buffer};
+  constexpr int stage_bytes = kTmaRows * kTmaCols * 2;
+  dev::tma_ring<2, 1, 8, 2> ring(smem, 2 * stage_bytes);
+  using Map = dev::detail::shared_map<__half, kTmaRows, kTmaCols, dev::Swizzled<128>>;
+  out += std::size_t(blockIdx.x) * kTmaEntries * n * kTmaRows * kTmaCols;
+  for (int entry = 0; entry < kTmaEntries; ++entry) {
+    auto copy = [&](int j) {
+      const int coords[2] = {0, j * kTmaRows - 16};
+      ring.copy_multicast<__half, kTmaRows, kTmaCols, 128, 1, 2>(
+          j % 2, map, smem, (j % 2) * stage_bytes, coords, true);
+    };
+    if (threadIdx.x == 0)
+      copy(0);
+    for (int j = 0; j < n; ++j) {
+      if (threadIdx.x == 0 && j + 1 < n) {
+        if (j >= 1)
+          ring.acquire((j + 1) % 2); // step j − 1's stage, read by every warp of both CTAs
+        copy(j + 1);
+      }
+      ring.wait(j % 2);
+      const __half *stage = smem.as<__half>((j % 2) * stage_bytes);
+      for (int e = int(threadIdx.x); e < kTmaRows * kTmaCols; e += int(blockDim.x)) {
+        const int r = e / kTmaCols, c = e % kTmaCols;
+        out[(entry * n + j) * kTmaRows * kTmaCols + e] = stage[Map::offset(r, c)];
+      }
+      ring.release(j % 2);
+    }
+    if (threadIdx.x == 0) // the last releases, the other CTA's too: it may not exit before
+      for (int j = n > 2 ? n - 2 : 0; j < n; ++j)
+        ring.acquire(j % 2);
+  }
+}
+
 /// Stores a 64 × 128 tile whose element (r, c) is r · 128 + c by TMA at rows 50 … 113 and
 /// columns 0 … 127 of a 100 × 80 tensor (the copy engine writes rows 50 … 99, columns 0 … 79),
 /// from a blocked tile or from an Mma tile, and once more with in_bounds false at row 0
@@ -2020,6 +2060,31 @@ static void test_tma() {
          wrong_released == 0);
   if (wrong_released)
     std::printf("  %d of %zu elements differ\n", wrong_released, got_released.size());
+  // The same in a cluster of two CTAs that multicast the tiles, through a 2-D map of batch 1:
+  // both CTAs see every tile whole.
+  int64_t plane[2] = {rows, cols};
+  DLTensor batch1 = half_tensor(input.ptr + std::size_t(rows) * cols, 2, plane);
+  dev::tensor_map map2{};
+  expect("tma: encode_tma encodes a 2-D float16 map",
+         ntc::rt::encode_tma(&batch1, {kTmaRows, 64}, ntc::rt::tma_swizzle::span128, map2.bytes));
+  DevBuf<__half> multicast(std::size_t(2) * kTmaEntries * released_n * kTmaRows * kTmaCols);
+  CUDA_CHECK(cudaFuncSetAttribute(tma_multicast_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  int(release_smem)));
+  tma_multicast_kernel<<<2, 128, release_smem>>>(map2, multicast.ptr, released_n);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const hvec<cpu::float16> got_multicast = multicast.get();
+  int wrong_multicast = 0;
+  for (int cta = 0; cta < 2; ++cta) {
+    const std::size_t per_cta = std::size_t(kTmaEntries) * released_n * kTmaRows * kTmaCols;
+    const hvec<cpu::float16> part(got_multicast.begin() + std::ptrdiff_t(cta * per_cta),
+                                  got_multicast.begin() + std::ptrdiff_t((cta + 1) * per_cta));
+    wrong_multicast += ring_errors(part, released_n, x, rows, cols, [](int, int) { return false; });
+  }
+  expect("tma: two CTAs of a cluster multicast each tile whole into both rings",
+         wrong_multicast == 0);
+  if (wrong_multicast)
+    std::printf("  %d of %zu elements differ\n", wrong_multicast, got_multicast.size());
   // A tensor TMA cannot describe (a row of 79 halves: strides not multiples of 16 bytes).
   int64_t odd[3] = {batches, rows, 79};
   tensor.shape = odd;

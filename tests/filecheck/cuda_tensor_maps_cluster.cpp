@@ -3,8 +3,8 @@
 // other: two rows of one column of a band, which read the same tile of rhs at every step. That
 // operand is the multicast one: make_tma_operand<..., true> copies each CTA's half of its column
 // blocks into both. Every warp of both programs releases each stage (16 releasers), the kernel
-// has __cluster_dims__(2, 1, 1), and the dispatcher launches the program only when the grid's
-// rows of tiles divide into pairs.
+// has __cluster_dims__(2, 1, 1) (NTC_DEV_CLUSTER_DIMS: none in an sm_80 pass), and the
+// dispatcher launches the program only when the grid's rows of tiles divide into pairs.
 
 #include "../../kernels/matmul.hpp"
 
@@ -17,7 +17,7 @@ NT_KERNEL(mm_cluster, mm_arrangement, mm_application, nt::Tensor(2, nt::float16)
 // GIR: # tma ring of group 0: 4 stages, 2 arrivals, barriers at {{[0-9]+}}, released by 16 warps, the dot loop's operands through maps 0 and 1, in clusters of 2 sharing operand b (multicast)
 
 // CU-LABEL: struct ntc_mm_cluster_program0_tma_maps {
-// CU: __global__ void __launch_bounds__(256) __cluster_dims__(2, 1, 1) ntc_mm_cluster_program0_tma(
+// CU: __global__ void __launch_bounds__(256) NTC_DEV_CLUSTER_DIMS(2, 1, 1) ntc_mm_cluster_program0_tma(
 // CU: ntc::dev::tma_ring<4, 2, 16, 2> ntc_ring0{ntc_smem, {{[0-9]+}}};
 // CU: ntc::dev::make_tma_operand<2, 1>(ntc_ring0, ntc_maps.m0,
 // CU: ntc::dev::make_tma_operand<2, 1, true>(ntc_ring0, ntc_maps.m1,

@@ -13,7 +13,7 @@ NT_KERNEL(mm_rows, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
 // GIR-LABEL: IR after use-tensor-maps (ntc_mm_rows_program0_tma
 // GIR: # tma ring of group 0: 4 stages, 2 arrivals, barriers at {{[0-9]+}}, released by 8 warps, the dot loop's operands through maps 0 and 1{{$}}
 
-// CU-NOT: __cluster_dims__
+// CU-NOT: NTC_DEV_CLUSTER_DIMS
 // CU: ntc::dev::tma_ring<4, 2, 8> ntc_ring0{ntc_smem, {{[0-9]+}}};
 // CU-NOT: , true>(ntc_ring0
 // CU-NOT: % 2 == 0

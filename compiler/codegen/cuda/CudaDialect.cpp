@@ -81,7 +81,7 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
   // A ring shared by a cluster (use-tensor-maps' cluster=2): the kernel launches in clusters.
   const int cluster = passes::clusterSize(f);
   const std::string clusterDims =
-      cluster > 1 ? "__cluster_dims__(" + std::to_string(cluster) + ", 1, 1) " : std::string();
+      cluster > 1 ? "NTC_DEV_CLUSTER_DIMS(" + std::to_string(cluster) + ", 1, 1) " : std::string();
   const std::string head =
       maps + "template <class Index>\n__global__ void __launch_bounds__(" +
       std::to_string(threads_ * programs_) +

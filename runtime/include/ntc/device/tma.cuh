@@ -28,6 +28,15 @@ namespace ntc::dev {
 #define NTC_DEV_HAS_TMA 1
 #endif
 
+/// `__cluster_dims__(X, Y, Z)` where the device pass has clusters (sm_90 and newer) and in the
+/// host pass; nothing in an older device pass (sm_80 in a fatbin with sm_90a), which rejects
+/// the attribute and never launches the programs that carry it (their rings trap there).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define NTC_DEV_CLUSTER_DIMS(X, Y, Z)
+#else
+#define NTC_DEV_CLUSTER_DIMS(X, Y, Z) __cluster_dims__(X, Y, Z)
+#endif
+
 /// An encoded tensor map as the kernel receives it (the host's ntc::rt::tma_map, the driver's
 /// CUtensorMap): 128 opaque bytes, 64-byte aligned.
 struct alignas(64) tensor_map {
