@@ -222,13 +222,22 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
     };
     const int threads = blockThreads(*specialized, gpu);
     try {
-      if (!gemmLoops(*specialized, threads, gpu).empty()) {
+      if (const std::vector<DotLoop> loops = gemmLoops(*specialized, threads, gpu);
+          !loops.empty()) {
+        // Clusters share a 2-D operand tile (use-tensor-maps' clusterSharedOperand): without one
+        // (bmm's operands are 3-D), cluster=2 would compile the same program as cluster=1.
+        auto twoDimensional = [&](const kir::Value &v) {
+          return f.spec.params[f.spec.arranged[v->param].source].ndim == 2;
+        };
+        const bool sharable = std::any_of(loops.begin(), loops.end(), [&](const DotLoop &l) {
+          return twoDimensional(l.a) || twoDimensional(l.b);
+        });
         for (int warps : kGemmWarps)
           for (int stages : kGemmStages)
             for (int64_t band : kGemmBands) {
               tryWithTma(LaunchKnobs{warps * 32, stages, band});
               // By TMA in clusters of two programs of one band, which share a tile.
-              if (gpu.hasHopper() && band % 2 == 0)
+              if (gpu.hasHopper() && sharable && band % 2 == 0)
                 tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 2});
             }
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
