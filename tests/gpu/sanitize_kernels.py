@@ -62,6 +62,15 @@ for causal in (0, 1):
 a = torch.randn(1500, 1496, device=dev, dtype=h)
 b = torch.randn(1496, 1504, device=dev, dtype=h)
 lib.call("matmul", a, b, torch.empty(1500, 1504, device=dev, dtype=h))
+# The rest of the GEMM family near 4096³, where the table takes TMA programs, at tails.
+m, k, n = 3000, 3000, 2992
+a = torch.randn(m, k, device=dev, dtype=h)
+b = torch.randn(k, n, device=dev, dtype=h)
+lib.call("addmm", torch.randn(m, n, device=dev, dtype=h), a, b, 0.5, 2.0,
+         torch.empty(m, n, device=dev, dtype=h))
+lib.call("linear", a, b, torch.randn(n, device=dev, dtype=h), torch.randn(m, n, device=dev, dtype=h),
+         torch.empty(m, n, device=dev, dtype=h))
+lib.call("matmul_bf16", a.bfloat16(), b.bfloat16(), torch.empty(m, n, device=dev, dtype=torch.bfloat16))
 for n in (1, 31, 1023):
     x = torch.randn(n, device=dev, dtype=h)
     lib.call("add_f16", x, x, torch.empty(n, device=dev, dtype=h))
