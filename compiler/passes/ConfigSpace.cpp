@@ -163,6 +163,10 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   for (const MetaParam &m : spec.metas)
     if (!config.metas.count(m.name))
       throw std::invalid_argument("it does not give " + m.name);
+  // Clusters share TMA copies: without them the knob would compile nothing different.
+  if (config.knobs.cluster > 1 && config.knobs.tma != 1)
+    throw std::invalid_argument("cluster=" + std::to_string(config.knobs.cluster) +
+                                " needs tma=1 (the programs of a cluster share TMA copies)");
   return config;
 }
 

@@ -1855,29 +1855,22 @@ __global__ void tma_ring_kernel(const __grid_constant__ dev::tensor_map map, __h
   }
 }
 
-/// As tma_ring_kernel, with a ring whose 4 warps release each stage once they have read it and
-/// whose thread 0 acquires a stage before refilling it (no barrier of the block in the loop),
-/// the copies one step ahead, over `n` iterations, twice (every release acquired once, so the
-/// phases carry over). Tile j is rows j·64 − 16 … of batch 1, read into out[entry][j].
-__global__ void tma_release_kernel(const __grid_constant__ dev::tensor_map map, __half *out,
-                                   int n) {
-  extern __shared__ __align__(1024) unsigned char smem_buffer[];
-  const Smem smem{smem_buffer};
+/// The loop of tma_release_kernel and tma_multicast_kernel: `copy(j)` (thread 0) fills the
+/// stage of tile j one step ahead, thread 0 acquiring the stage (every releasing warp has read
+/// it) before refilling it; every thread waits for tile j, reads it back from its stage in the
+/// Swizzled<128> layout into out[entry][j] and releases the stage. Over `n` tiles, twice (every
+/// release acquired once, so the phases carry over).
+template <class Ring, class Copy>
+__device__ void released_ring_loop(Ring &ring, const Smem smem, __half *out, int n, Copy copy) {
   constexpr int stage_bytes = kTmaRows * kTmaCols * 2;
-  dev::tma_ring<2, 1, 4> ring(smem, 2 * stage_bytes);
   using Map = dev::detail::shared_map<__half, kTmaRows, kTmaCols, dev::Swizzled<128>>;
   for (int entry = 0; entry < kTmaEntries; ++entry) {
-    auto copy = [&](int j) {
-      const int coords[3] = {0, j * kTmaRows - 16, 1};
-      ring.copy<__half, kTmaRows, kTmaCols, 128, 1, 3>(j % 2, map, smem, (j % 2) * stage_bytes,
-                                                       coords, true);
-    };
     if (threadIdx.x == 0)
       copy(0);
     for (int j = 0; j < n; ++j) {
       if (threadIdx.x == 0 && j + 1 < n) {
         if (j >= 1)
-          ring.acquire((j + 1) % 2); // step j − 1's stage, read by every warp
+          ring.acquire((j + 1) % 2); // step j − 1's stage, read by every releasing warp
         copy(j + 1);
       }
       ring.wait(j % 2);
@@ -1888,10 +1881,27 @@ __global__ void tma_release_kernel(const __grid_constant__ dev::tensor_map map, 
       }
       ring.release(j % 2);
     }
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) // the last releases (in a cluster, the other CTA's too)
       for (int j = n > 2 ? n - 2 : 0; j < n; ++j)
         ring.acquire(j % 2);
   }
+}
+
+/// As tma_ring_kernel, with a ring whose 4 warps release each stage once they have read it and
+/// whose thread 0 acquires a stage before refilling it (no barrier of the block in the loop),
+/// the copies one step ahead, over `n` iterations, twice (every release acquired once, so the
+/// phases carry over). Tile j is rows j·64 − 16 … of batch 1, read into out[entry][j].
+__global__ void tma_release_kernel(const __grid_constant__ dev::tensor_map map, __half *out,
+                                   int n) {
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
+  const Smem smem{smem_buffer};
+  constexpr int stage_bytes = kTmaRows * kTmaCols * 2;
+  dev::tma_ring<2, 1, 4> ring(smem, 2 * stage_bytes);
+  released_ring_loop(ring, smem, out, n, [&](int j) {
+    const int coords[3] = {0, j * kTmaRows - 16, 1};
+    ring.copy<__half, kTmaRows, kTmaCols, 128, 1, 3>(j % 2, map, smem, (j % 2) * stage_bytes,
+                                                     coords, true);
+  });
 }
 
 /// As tma_release_kernel, in a cluster of two CTAs whose rings share every tile (a 2-D map of
@@ -1904,34 +1914,12 @@ __global__ void NTC_DEV_CLUSTER_DIMS(2, 1, 1)
   const Smem smem{smem_buffer};
   constexpr int stage_bytes = kTmaRows * kTmaCols * 2;
   dev::tma_ring<2, 1, 8, 2> ring(smem, 2 * stage_bytes);
-  using Map = dev::detail::shared_map<__half, kTmaRows, kTmaCols, dev::Swizzled<128>>;
   out += std::size_t(blockIdx.x) * kTmaEntries * n * kTmaRows * kTmaCols;
-  for (int entry = 0; entry < kTmaEntries; ++entry) {
-    auto copy = [&](int j) {
-      const int coords[2] = {0, j * kTmaRows - 16};
-      ring.copy_multicast<__half, kTmaRows, kTmaCols, 128, 1, 2>(
-          j % 2, map, smem, (j % 2) * stage_bytes, coords, true);
-    };
-    if (threadIdx.x == 0)
-      copy(0);
-    for (int j = 0; j < n; ++j) {
-      if (threadIdx.x == 0 && j + 1 < n) {
-        if (j >= 1)
-          ring.acquire((j + 1) % 2); // step j − 1's stage, read by every warp of both CTAs
-        copy(j + 1);
-      }
-      ring.wait(j % 2);
-      const __half *stage = smem.as<__half>((j % 2) * stage_bytes);
-      for (int e = int(threadIdx.x); e < kTmaRows * kTmaCols; e += int(blockDim.x)) {
-        const int r = e / kTmaCols, c = e % kTmaCols;
-        out[(entry * n + j) * kTmaRows * kTmaCols + e] = stage[Map::offset(r, c)];
-      }
-      ring.release(j % 2);
-    }
-    if (threadIdx.x == 0) // the last releases, the other CTA's too: it may not exit before
-      for (int j = n > 2 ? n - 2 : 0; j < n; ++j)
-        ring.acquire(j % 2);
-  }
+  released_ring_loop(ring, smem, out, n, [&](int j) {
+    const int coords[2] = {0, j * kTmaRows - 16};
+    ring.copy_multicast<__half, kTmaRows, kTmaCols, 128, 1, 2>(j % 2, map, smem,
+                                                               (j % 2) * stage_bytes, coords, true);
+  });
 }
 
 /// Stores a 64 × 128 tile whose element (r, c) is r · 128 + c by TMA at rows 50 … 113 and

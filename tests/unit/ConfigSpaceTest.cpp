@@ -88,6 +88,8 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=3"),
                     "tma=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1, "
                     "tma 0-1, cluster 1-2)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=2"),
+                    "cluster=2 needs tma=1 (the programs of a cluster share TMA copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=4"),
                     "cluster=4 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
                     "0-1, tma 0-1, cluster 1-2)");

@@ -242,10 +242,7 @@ public:
 #if defined(NTC_DEV_HAS_TMA)
     if (threadIdx.x != 0)
       return;
-    const unsigned bar = detail::shared_address(bars_ + stage);
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-                 "r"(unsigned(R * C * sizeof(T)))
-                 : "memory");
+    const unsigned bar = expect_bytes(stage, unsigned(R * C * sizeof(T)));
     int c[Rank];
 #pragma unroll
     for (int d = 0; d < Rank; ++d)
@@ -266,7 +263,8 @@ public:
   /// Thread 0 of each CTA of the cluster: copy() of a tile that every CTA's stage receives, each
   /// CTA copying its share of the column blocks into all of them (TMA multicast). Each CTA
   /// expects the whole tile on its own barrier. `coords` and `in_bounds` must be the same in
-  /// every CTA (the tile does not depend on the CTA's place in the cluster).
+  /// every CTA (the tile does not depend on the CTA's place in the cluster). In an sm_90 pass
+  /// without sm_90a's features each CTA copies the whole tile itself.
   template <class T, int R, int C, int BlockBytes, int RowDim, int Rank>
   __device__ void copy_multicast(int stage, const tensor_map &map, Smem smem,
                                  std::size_t byte_offset, const int (&coords)[Rank],
@@ -278,20 +276,28 @@ public:
 #if defined(NTC_DEV_HAS_TMA)
     if (threadIdx.x != 0)
       return;
-    const unsigned bar = detail::shared_address(bars_ + stage);
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-                 "r"(unsigned(R * C * sizeof(T)))
-                 : "memory");
+    const unsigned bar = expect_bytes(stage, unsigned(R * C * sizeof(T)));
+    const unsigned dst = detail::shared_address(smem.as<T>(byte_offset));
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr int share = blocks / Cluster;
     const int first = int(detail::cluster_rank()) * share;
     int c[2] = {coords[0] + first * block_cols, in_bounds ? coords[1] : -R};
-    const unsigned dst = detail::shared_address(smem.as<T>(byte_offset));
 #pragma unroll
     for (int b = first; b < first + share; ++b) {
       detail::tma_load_multicast(dst + unsigned(b * R * BlockBytes), &map, bar, c,
                                  static_cast<unsigned short>((1u << Cluster) - 1));
       c[0] += block_cols;
     }
+#else
+    // Plain sm_90 (not sm_90a), where multicast is slow on some future parts (ptxas advises
+    // against it): each CTA copies the whole tile into its own stage; the result is the same.
+    int c[2] = {coords[0], in_bounds ? coords[1] : -R};
+#pragma unroll
+    for (int b = 0; b < blocks; ++b) {
+      detail::tma_load<2>(dst + unsigned(b * R * BlockBytes), &map, bar, c);
+      c[0] += block_cols;
+    }
+#endif
 #else
     (void)stage, (void)map, (void)smem, (void)byte_offset, (void)coords, (void)in_bounds;
 #endif
@@ -350,6 +356,17 @@ public:
   }
 
 private:
+#if defined(NTC_DEV_HAS_TMA)
+  /// Thread 0: one arrival on the barrier of `stage` that announces `bytes` to come (the
+  /// copies' transactions); returns the barrier's shared address, which the copies complete on.
+  __device__ unsigned expect_bytes(int stage, unsigned bytes) {
+    const unsigned bar = detail::shared_address(bars_ + stage);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+    return bar;
+  }
+#endif
+
   unsigned long long *bars_;
   unsigned phases_ = 0;
   unsigned released_ = 0; // thread 0's phase bit of each stage's release barrier
