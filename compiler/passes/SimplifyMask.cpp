@@ -35,9 +35,9 @@ bool impliedUpper(const MaskTerm &t, const std::vector<MaskTerm> &all) {
   });
 }
 
-/// `e` with each size symbol that the wrapper's ties equate with another (GridInfo::ties, checked
-/// before every launch) replaced by one representative of its class.
-Expr withTiedSizes(const Expr &e, const GridInfo &grid) {
+/// For each size symbol that the wrapper's ties equate with another (GridInfo::ties, checked
+/// before every launch), the one representative of its class that replaces it.
+std::map<std::string, Expr> tiedSizes(const GridInfo &grid) {
   std::map<std::string, Expr> representative;
   for (bool changed = true; changed;) {
     changed = false;
@@ -51,23 +51,26 @@ Expr withTiedSizes(const Expr &e, const GridInfo &grid) {
       }
     }
   }
-  return e.substitute(representative);
+  return representative;
 }
 
-/// True when extent `e` equals grid extent `g` in every launch: the same expression, or equal
-/// once the sizes that the ties equate are, or the two sides of one tie.
-bool equalAtLaunch(const Expr &e, const Expr &g, const GridInfo &grid) {
+/// True when extent `e` equals grid extent `g` in every launch: the same expression, the two
+/// sides of one tie, or equal once the tied sizes are replaced by their representatives
+/// (`tied`, from tiedSizes).
+bool equalAtLaunch(const Expr &e, const Expr &g, const GridInfo &grid,
+                   const std::map<std::string, Expr> &tied) {
   if (e == g)
     return true;
   for (const ShapeTie &t : grid.ties)
     if ((t.a == e && t.b == g) || (t.a == g && t.b == e))
       return true;
-  return withTiedSizes(e, grid) == withTiedSizes(g, grid);
+  return e.substitute(tied) == g.substitute(tied);
 }
 
 } // namespace
 
 void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, int param) {
+  const std::map<std::string, Expr> tied = tiedSizes(grid);
   std::vector<MaskTerm> kept;
   for (MaskTerm t : access.mask) {
     Interval r = t.value.range();
@@ -83,7 +86,7 @@ void simplifyMask(Access &access, const GridInfo &grid, const kir::Function &f, 
     if (t.value.kind() == ExprKind::Symbol)
       for (size_t d = 0; d < grid.extents.size(); ++d)
         if (t.value.symbolName() == programCoordinate(d) &&
-            equalAtLaunch(t.extent, grid.extents[d], grid))
+            equalAtLaunch(t.extent, grid.extents[d], grid, tied))
           t.checkUpper = false;
     // A term that always holds is dropped; one that fails masks everything (kept). A term
     // identical to an earlier one (a tile's bound and its source's bound) is dropped too.

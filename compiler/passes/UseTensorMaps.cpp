@@ -83,21 +83,19 @@ bool boundsCoordinate(const MaskTerm &t, const Access &access, const ParamSpec &
          t.extent.symbolName() == src.sizeSymbol(static_cast<int>(d));
 }
 
-/// True when `e` names program coordinate `d`.
-bool mentionsProgramCoordinate(const Expr &e, size_t d) {
-  std::vector<std::string> symbols;
-  e.collectSymbols(symbols);
-  return std::find(symbols.begin(), symbols.end(), programCoordinate(d)) != symbols.end();
+/// True when `e` does not depend on program coordinate `d`.
+bool freeOfProgramCoordinate(const Expr &e, size_t d) {
+  return monotonicityIn(e, programCoordinate(d)) == Monotonicity::Constant;
 }
 
 /// True when the tile `copy` reads is the same in every program of a band's consecutive run:
-/// neither its coordinates nor its residual terms name the band's row coordinate `d`.
+/// neither its coordinates nor its residual terms depend on the band's row coordinate `d`.
 bool sameAlongBand(const TensorMapCopy &copy, size_t d) {
   for (const Expr &e : copy.origin)
-    if (mentionsProgramCoordinate(e, d))
+    if (!freeOfProgramCoordinate(e, d))
       return false;
   for (const MaskTerm &t : copy.residual)
-    if (mentionsProgramCoordinate(t.value, d) || mentionsProgramCoordinate(t.extent, d))
+    if (!freeOfProgramCoordinate(t.value, d) || !freeOfProgramCoordinate(t.extent, d))
       return false;
   return true;
 }
@@ -117,7 +115,7 @@ std::optional<int> clusterSharedOperand(const StmtNode &s, const DotLoop &loop,
     return std::nullopt;
   for (size_t d = 0; d < grid.extents.size(); ++d)
     for (const Expr &bound : {s.begin, s.end, s.step})
-      if (monotonicityIn(bound, programCoordinate(d)) != Monotonicity::Constant)
+      if (!freeOfProgramCoordinate(bound, d))
         return std::nullopt;
   const size_t row = grid.extents.size() - 2;
   for (int which : {1, 0}) { // B first: in a GEMM it is the larger tile (bk × bn)
