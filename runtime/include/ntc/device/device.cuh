@@ -7,6 +7,7 @@
 #include <ntc/device/gemm.cuh>
 #include <ntc/device/layouts.cuh>
 #include <ntc/device/memory.cuh>
+#include <ntc/device/persistent.cuh>
 #include <ntc/device/random.cuh>
 #include <ntc/device/reduce.cuh>
 #include <ntc/device/tile.cuh>

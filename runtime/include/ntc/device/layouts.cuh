@@ -701,6 +701,16 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
   return r;
 }
 
+/// A barrier of the block's first Threads threads (named barrier 1: the consumer warps of a
+/// warp-specialized program, persistent.cuh); of every thread (__syncthreads) when Threads is 0.
+template <int Threads> __device__ inline void sync_threads() {
+  static_assert(Threads % 32 == 0 && Threads >= 0, "ntc::dev::sync_threads: whole warps");
+  if constexpr (Threads == 0)
+    __syncthreads();
+  else
+    asm volatile("bar.sync 1, %0;" ::"n"(Threads) : "memory");
+}
+
 // --- stores through TMA
 // ------------------------------------------------------------------------------
 
@@ -711,8 +721,13 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
 /// cp.async.bulk.tensor per column block; the copy engine writes no element outside the tensor.
 /// Nothing is stored unless `in_bounds`. Waits for earlier users of the staging memory first and
 /// until the copy engine has read it before returning, so the memory can be reused at once.
-/// In a device pass without TMA it traps.
-template <std::size_t Offset, int BlockBytes, int RowDim, int Rank, class X>
+/// SyncThreads > 0: only the block's first SyncThreads threads store (a warp-specialized
+/// program's consumers), synchronizing through named barrier 1. Deferred: the staging memory
+/// is the store's own; thread 0 returns once the store is issued and waits for its reads at the
+/// next tma_store (tma_store_drain before the block exits). In a device pass without TMA it
+/// traps.
+template <std::size_t Offset, int BlockBytes, int RowDim, int Rank, int SyncThreads = 0,
+          bool Deferred = false, class X>
 __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
                                  const int (&coords)[Rank], bool in_bounds) {
   using T = element_t<X>;
@@ -724,7 +739,12 @@ __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
   constexpr int R = S::dim(0), C = S::dim(1);
   using Map = detail::shared_map<T, R, C, Swizzled<BlockBytes>>;
   T *buffer = smem.as<T>(Offset);
-  __syncthreads();
+#if defined(NTC_DEV_HAS_TMA)
+  if constexpr (Deferred)
+    if (threadIdx.x == 0) // the last store has read the staging memory
+      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#endif
+  sync_threads<SyncThreads>();
   if constexpr (!is_ltile_v<X>)
     detail::scatter_swizzled<Map>(x, buffer);
   else
@@ -732,7 +752,7 @@ __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
 #if defined(NTC_DEV_HAS_TMA)
   // Every thread's writes, to the copy engine's proxy, before the barrier.
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
+  sync_threads<SyncThreads>();
   if (threadIdx.x == 0 && in_bounds) {
     constexpr int block_cols = BlockBytes / 2;
     int c[Rank];
@@ -746,7 +766,8 @@ __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
       c[0] += block_cols;
     }
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    if constexpr (!Deferred)
+      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
   }
 #else
   (void)map, (void)coords, (void)in_bounds;
@@ -754,7 +775,8 @@ __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
   __trap(); // a device pass without TMA: stop rather than leave the tile unstored
 #endif
 #endif
-  __syncthreads();
+  if constexpr (!Deferred)
+    sync_threads<SyncThreads>();
 }
 
 // --- pipelined copies

@@ -182,11 +182,16 @@ __device__ inline void wait_parity(unsigned bar, unsigned parity) {
 /// the warps of every CTA of the cluster have released it: each warp releases on the ring of
 /// every CTA, so Releasers counts the warps of the whole cluster. The constructor synchronizes
 /// the cluster, and every CTA must run the same steps of the loop.
-template <int Stages, int Arrivals, int Releasers = 0, int Cluster = 1> class tma_ring {
+/// Thread Issuer issues the copies and acquires (0; a warp-specialized program's producer
+/// thread, persistent.cuh).
+template <int Stages, int Arrivals, int Releasers = 0, int Cluster = 1, int Issuer = 0>
+class tma_ring {
   static_assert(Stages >= 1 && Stages <= 32 && Arrivals >= 1 && Releasers >= 0,
                 "ntc::dev::tma_ring: 1 to 32 stages, one arrival at least");
   static_assert(Cluster >= 1 && Cluster <= 8 && (Cluster == 1 || Releasers > 0),
                 "ntc::dev::tma_ring: clusters of 1 to 8, whose rings are released");
+  static_assert(Issuer == 0 || (Cluster == 1 && Releasers > 0),
+                "ntc::dev::tma_ring: another issuer than thread 0 needs releases, no cluster");
 
 public:
   /// The warps that release stages (0: none; the program synchronizes before refilling).
@@ -226,7 +231,7 @@ public:
     __syncthreads();
   }
 
-  /// Thread 0: copies the R × C tile (C a whole number of column blocks of BlockBytes bytes)
+  /// Thread Issuer: copies the R × C tile (C a whole number of column blocks of BlockBytes bytes)
   /// whose element (0, 0) is at `coords` (the tensor's dimensions innermost first; RowDim is
   /// the dimension of the tile's rows, the innermost that of its columns) into the stage
   /// buffer at `byte_offset`, in the Swizzled<BlockBytes> layout, completing on the barrier of
@@ -240,7 +245,7 @@ public:
     constexpr int block_cols = BlockBytes / int(sizeof(T));
     static_assert(C % block_cols == 0, "ntc::dev::tma_ring::copy: whole column blocks");
 #if defined(NTC_DEV_HAS_TMA)
-    if (threadIdx.x != 0)
+    if (threadIdx.x != Issuer)
       return;
     const unsigned bar = expect_bytes(stage, unsigned(R * C * sizeof(T)));
     int c[Rank];
@@ -274,7 +279,7 @@ public:
                   "ntc::dev::tma_ring::copy_multicast: 2-D tiles of whole column blocks, as "
                   "many per CTA");
 #if defined(NTC_DEV_HAS_TMA)
-    if (threadIdx.x != 0)
+    if (threadIdx.x != Issuer)
       return;
     const unsigned bar = expect_bytes(stage, unsigned(R * C * sizeof(T)));
     const unsigned dst = detail::shared_address(smem.as<T>(byte_offset));
@@ -344,7 +349,7 @@ public:
 #endif
   }
 
-  /// Thread 0, before refilling `stage` (Releasers > 0): waits until every releasing warp (of
+  /// Thread Issuer, before refilling `stage` (Releasers > 0): waits until every releasing warp (of
   /// the cluster) has released it since the last acquire. Every release is acquired once, in order,
   /// so the phases stay right when the ring serves another loop.
   __device__ void acquire(int stage) {
@@ -357,7 +362,7 @@ public:
 
 private:
 #if defined(NTC_DEV_HAS_TMA)
-  /// Thread 0: one arrival on the barrier of `stage` that announces `bytes` to come (the
+  /// Thread Issuer: one arrival on the barrier of `stage` that announces `bytes` to come (the
   /// copies' transactions); returns the barrier's shared address, which the copies complete on.
   __device__ unsigned expect_bytes(int stage, unsigned bytes) {
     const unsigned bar = detail::shared_address(bars_ + stage);
@@ -369,7 +374,7 @@ private:
 
   unsigned long long *bars_;
   unsigned phases_ = 0;
-  unsigned released_ = 0; // thread 0's phase bit of each stage's release barrier
+  unsigned released_ = 0; // the issuer's phase bit of each stage's release barrier
 };
 
 /// An operand of dot_loop copied by TMA (the `_tma` programs of use-tensor-maps): the ring its

@@ -101,6 +101,24 @@ inline bool tma_device(int device) {
   return runs;
 }
 
+/// The blocks a persistent program's grid has on CUDA device `device`: its SM count (one block
+/// per SM), read once per process for devices 0 to 63; 1 when the device cannot be queried.
+inline int64_t persistent_blocks(int device) {
+  static std::atomic<int> known[64] = {};
+  if (device >= 0 && device < 64)
+    if (const int k = known[device].load(std::memory_order_relaxed); k > 0)
+      return k;
+  int count = 0;
+  if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      count <= 0) {
+    cudaGetLastError(); // a failed query must not be reported by the next launch
+    return 1;
+  }
+  if (device >= 0 && device < 64)
+    known[device].store(count, std::memory_order_relaxed);
+  return count;
+}
+
 /// The dispatcher's step before launching a program with TMA copies: encodes into `out` the map
 /// that reads tensor `x` in boxes of `box` (one extent per dimension of x, outermost first) with
 /// `swizzle`, through a process-wide cache of the last 64 maps. False when TMA cannot describe
