@@ -68,6 +68,11 @@ public:
         line("[[maybe_unused]] const Index " + strideName(p, d) + " = " + stride);
       }
     }
+    if (f_.warpSpecialization) {
+      warpSpecialized();
+      os_ << d_.epilogue();
+      return;
+    }
     if (d_.programsPerBlock() > 1) {
       std::string programs;
       for (const Expr &e : grid_.extents)
@@ -75,6 +80,17 @@ public:
       line("if (ntc_program >= " + (programs.empty() ? std::string("1") : programs) +
            ")\n    return; // past the last program");
     }
+    programCoordinates();
+    jaggedBatches();
+    stmts(f_.body);
+    os_ << d_.epilogue();
+  }
+
+private:
+  void line(const std::string &s) { os_ << std::string(indent_ * 2, ' ') << s << "\n"; }
+
+  /// The coordinates of program `ntc_program` (pid0, pid1, ...).
+  void programCoordinates() {
     line(
         "// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
     line("[[maybe_unused]] Index ntc_rest = static_cast<Index>(ntc_program);");
@@ -93,13 +109,54 @@ public:
       if (d != 0)
         line("ntc_rest /= " + extent + ";");
     }
-    jaggedBatches();
-    stmts(f_.body);
-    os_ << d_.epilogue();
   }
 
-private:
-  void line(const std::string &s) { os_ << std::string(indent_ * 2, ' ') << s << "\n"; }
+  /// A persistent, warp-specialized program (specialize-warps): the producer warpgroup, after
+  /// the consumer threads, lowers its registers and its first thread issues the copies of the
+  /// GEMM main loop of every program of the block, then exits; the consumers raise their
+  /// registers and run the body for each program, then wait for their last TMA store.
+  void warpSpecialized() {
+    const kir::WarpSpecialization &w = *f_.warpSpecialization;
+    const std::string consumers = std::to_string(w.consumerThreads);
+    std::string programs;
+    for (const Expr &e : grid_.extents)
+      programs += (programs.empty() ? "" : " * ") + integer(e);
+    line(
+        "// Persistent: this block runs programs blockIdx.x, blockIdx.x + gridDim.x, ... Threads " +
+        consumers + " and up (the producer warpgroup) copy the operands ahead.");
+    line("const int64_t ntc_programs = " + (programs.empty() ? std::string("1") : programs) + ";");
+    line("if (threadIdx.x >= " + consumers + ") {");
+    ++indent_;
+    line(ns_ + "::set_max_registers<" + std::to_string(w.producerRegisters) + ", false>();");
+    line("if (threadIdx.x == " + consumers + ") {");
+    ++indent_;
+    line("unsigned ntc_filled = 0; // ring stages filled so far");
+    programLoop([&] {
+      for (const Stmt &s : f_.body)
+        if (s->kind == StmtKind::For)
+          dotLoopStatement(s, nullptr, DotLoopPart::Producer);
+    });
+    --indent_;
+    line("}");
+    line("return; // an exited thread no longer holds up a barrier of the whole block");
+    --indent_;
+    line("}");
+    line(ns_ + "::set_max_registers<" + std::to_string(w.consumerRegisters) + ", true>();");
+    line("unsigned ntc_consumed = 0; // ring stages consumed so far");
+    programLoop([&] { stmts(f_.body); });
+    line(ns_ + "::tma_store_drain();");
+  }
+
+  /// A loop over the block's programs, each computing its coordinates and running `body`.
+  void programLoop(const std::function<void()> &body) {
+    line("for (int64_t ntc_program = blockIdx.x; ntc_program < ntc_programs; ntc_program += "
+         "gridDim.x) {");
+    ++indent_;
+    programCoordinates();
+    body();
+    --indent_;
+    line("}");
+  }
 
   /// The coordinates of the last two grid dimensions in the grouped order of
   /// GridInfo::bandRows; returns the number of dimensions left to unravel.
@@ -286,20 +343,8 @@ private:
         store(*s);
         break;
       case StmtKind::For:
-        loops_.push_back(s.get());
-        if (auto loop = d_.dotLoopThreads() > 0
-                            ? passes::planDotLoop(s, d_.dotLoopThreads(), *d_.gpuTarget())
-                            : std::nullopt) {
-          dotLoop(*s, *loop, passes::accumulatorStartsAtZero(i ? body[i - 1] : nullptr, *loop));
-        } else {
-          line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) +
-               " < " + integer(s->end) + "; " + name(s->var) + " += " + integer(s->step) + ") {");
-          ++indent_;
-          stmts(s->body);
-          --indent_;
-          line("}");
-        }
-        loops_.pop_back();
+        dotLoopStatement(s, i ? body[i - 1] : nullptr,
+                         f_.warpSpecialization ? DotLoopPart::Consumer : DotLoopPart::Whole);
         break;
       case StmtKind::AsyncCommit:
         line(ns_ + "::async_commit();");
@@ -501,9 +546,35 @@ private:
     return checks.empty() ? std::string("true") : checks;
   }
 
-  /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop); `accZero`:
-  /// the accumulator holds zeros when the loop starts.
-  void dotLoop(const StmtNode &s, const passes::DotLoop &loop, bool accZero) {
+  /// Which part of a GEMM main loop a program runs: all of it, or in a warp-specialized program
+  /// (specialize-warps) the producer's copies or the consumers' products.
+  enum class DotLoopPart { Whole, Producer, Consumer };
+
+  /// A `for` statement: one ntc::dev::dot_loop call (the `part` of it) when it is a GEMM main
+  /// loop (passes::planDotLoop; `previous`: the statement before it), else a C++ loop.
+  void dotLoopStatement(const Stmt &s, const Stmt &previous, DotLoopPart part) {
+    loops_.push_back(s.get());
+    if (auto loop = d_.dotLoopThreads() > 0
+                        ? passes::planDotLoop(s, d_.dotLoopThreads(), *d_.gpuTarget())
+                        : std::nullopt) {
+      dotLoop(*s, *loop, passes::accumulatorStartsAtZero(previous, *loop), part);
+    } else {
+      if (part != DotLoopPart::Whole)
+        throw std::logic_error("a warp-specialized loop that plan-dot-loop did not plan");
+      line("for (Index " + name(s->var) + " = " + integer(s->begin) + "; " + name(s->var) + " < " +
+           integer(s->end) + "; " + name(s->var) + " += " + integer(s->step) + ") {");
+      ++indent_;
+      stmts(s->body);
+      --indent_;
+      line("}");
+    }
+    loops_.pop_back();
+  }
+
+  /// A GEMM main loop as one ntc::dev::dot_loop call (see passes::planDotLoop), or its
+  /// producer's or consumers' part (dot_loop_produce, dot_loop_consume); `accZero`: the
+  /// accumulator holds zeros when the loop starts.
+  void dotLoop(const StmtNode &s, const passes::DotLoop &loop, bool accZero, DotLoopPart part) {
     const std::string T = type(loop.a->type.dtype);
     // Operands by TMA where use-tensor-maps gave the loop a ring.
     const kir::TmaRing *ring = s.group >= 0 ? tmaRing(s.group) : nullptr;
@@ -526,10 +597,34 @@ private:
                                 ring->multicastOperand == which)
                    : affineTile(vector ? passes::affineAccess(access) : std::nullopt, v->param, k));
     };
-    bool vectorA = false, vectorB = false;
-    std::string a = operand(loop.a, vectorA, 0), b = operand(loop.b, vectorB, 1);
+    const std::string bounds =
+        "static_cast<Index>(" + integer(s.begin) + "), static_cast<Index>(" + integer(s.end) + ")";
+    const std::string shape = T + ", " + std::to_string(loop.bm) + ", " + std::to_string(loop.bk) +
+                              ", " + std::to_string(loop.bn);
+    if (part == DotLoopPart::Producer) {
+      if (!ring)
+        throw std::logic_error("a warp-specialized loop without a TMA ring");
+      const std::string k = "const Index " + name(s.var);
+      line("// for " + name(s.var) + ": the copies of a and b into the ring.");
+      line(ns_ + "::dot_loop_produce<" + std::to_string(loop.stages) + ", " + shape + ">(" +
+           bounds + ", " + tmaOperand(*ring, maps->first, ring->operandMaps[0], k, false) + ", " +
+           tmaOperand(*ring, maps->second, ring->operandMaps[1], k, false) +
+           ", ntc_smem, ntc_filled);");
+      return;
+    }
     line("// for " + name(s.var) + ": t_" + loop.acc + " += dot(a, b), pipelined over " +
          std::to_string(loop.stages) + " shared stages.");
+    if (part == DotLoopPart::Consumer) {
+      if (!ring)
+        throw std::logic_error("a warp-specialized loop without a TMA ring");
+      line(ns_ + "::dot_loop_consume<" + std::to_string(loop.stages) + ", " +
+           (accZero ? "true" : "false") + ", " + shape + ", " +
+           std::to_string(d_.dotLoopThreads()) + ">(t_" + loop.acc + ", " + bounds + ", " +
+           ringName(*ring) + ", ntc_smem, ntc_consumed);");
+      return;
+    }
+    bool vectorA = false, vectorB = false;
+    std::string a = operand(loop.a, vectorA, 0), b = operand(loop.b, vectorB, 1);
     line(ns_ + "::dot_loop<" + std::to_string(loop.stages) + ", " + (vectorA ? "true" : "false") +
          ", " + (vectorB ? "true" : "false") + ", " + (accZero ? "true" : "false") + ", " + T +
          ", " + std::to_string(loop.bm) + ", " + std::to_string(loop.bk) + ", " +
@@ -601,10 +696,15 @@ private:
     std::string coords;
     for (const std::string &c : tmaCoordinates(*copy))
       coords += (coords.empty() ? "" : ", ") + c;
-    line(ns_ + "::tma_store<0, " + std::to_string(copy->map.swizzleBytes) + ", " +
-         std::to_string(tmaRowDimension(*copy)) + ", " + std::to_string(copy->origin.size()) +
-         ">(" + tile(s.value) + ", ntc_maps.m" + std::to_string(s.tensorMap) + ", ntc_smem, {" +
-         coords + "}, " + tmaInBounds(*copy) + ");");
+    // A warp-specialized program's consumers stage in a region of the store's own and leave
+    // the store in flight; they synchronize among themselves.
+    const auto &w = f_.warpSpecialization;
+    line(ns_ + "::tma_store<" + std::to_string(w ? w->storeStaging : 0) + ", " +
+         std::to_string(copy->map.swizzleBytes) + ", " + std::to_string(tmaRowDimension(*copy)) +
+         ", " + std::to_string(copy->origin.size()) +
+         (w ? ", " + std::to_string(w->consumerThreads) + ", true" : std::string()) + ">(" +
+         tile(s.value) + ", ntc_maps.m" + std::to_string(s.tensorMap) + ", ntc_smem, {" + coords +
+         "}, " + tmaInBounds(*copy) + ");");
   }
 
   /// A pipelined copy of a load into its stage: 16-byte asynchronous copies where the

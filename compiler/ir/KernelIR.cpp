@@ -748,6 +748,11 @@ std::string print(const Function &f) {
                                (r.multicastOperand == 0 ? "a" : "b") + " (multicast)"
                          : std::string())
        << "\n";
+  if (const auto &w = f.warpSpecialization)
+    os << "  # persistent, warp-specialized: " << w->consumerThreads << " consumer threads ("
+       << w->consumerRegisters << " registers), a producer of " << w->producerThreads << " ("
+       << w->producerRegisters << " registers); stores staged at " << w->storeStaging << ", total "
+       << w->totalBytes << " bytes\n";
   printStmts(f, f.body, 1, os);
   return os.str();
 }

@@ -191,6 +191,21 @@ struct TmaRing {
   int multicastOperand = -1;
 };
 
+/// A warp-specialized persistent program (passes/SpecializeWarps.cpp): each block runs program
+/// ids blockIdx.x, blockIdx.x + gridDim.x, ... with `consumerThreads` threads running the body
+/// and a producer warpgroup of `producerThreads` after them issuing the TMA copies of its GEMM
+/// main loop ahead, across programs; each side sets its registers per thread (setmaxnreg).
+struct WarpSpecialization {
+  int consumerThreads = 0;
+  int producerThreads = 128;
+  int consumerRegisters = 0;
+  int producerRegisters = 0;
+  /// Where the TMA stores stage their tiles: a region of their own after the ring's barriers, so
+  /// that a store's reads overlap the next program's main loop.
+  int64_t storeStaging = 0;
+  int64_t totalBytes = 0; ///< the block's shared memory, staging included
+};
+
 /// The application of one kernel in kernel IR.
 struct Function {
   KernelSpec spec;
@@ -203,6 +218,8 @@ struct Function {
   /// barriers of its TMA copies.
   std::vector<TensorMapUse> tensorMaps;
   std::vector<TmaRing> tmaRings;
+  /// GPU, once specialize-warps has run: the program is persistent and warp-specialized.
+  std::optional<WarpSpecialization> warpSpecialization;
 };
 
 // ---- constructors (type inference and checks live in these) -------------------------------

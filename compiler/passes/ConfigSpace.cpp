@@ -109,6 +109,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("tma", config.knobs.tma);
   if (config.knobs.cluster > 1)
     add("cluster", config.knobs.cluster);
+  if (config.knobs.persistent > 0)
+    add("persistent", config.knobs.persistent);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -150,14 +152,17 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.tma = static_cast<int>(value);
     } else if (name == "cluster" && (value == 1 || value == 2)) {
       config.knobs.cluster = static_cast<int>(value);
+    } else if (name == "persistent" && (value == 0 || value == 1)) {
+      config.knobs.persistent = static_cast<int>(value);
     } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
-               name == "tma" || name == "cluster") {
+               name == "tma" || name == "cluster" || name == "persistent") {
       throw std::invalid_argument(name + "=" + std::to_string(value) +
                                   " is out of range (warps 1-32, stages 2-16, group 1-1024, "
-                                  "overlap 0-1, tma 0-1, cluster 1-2)");
+                                  "overlap 0-1, tma 0-1, cluster 1-2, persistent 0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
-                                  " nor warps, stages, group, overlap, tma or cluster");
+                                  " nor warps, stages, group, overlap, tma, cluster or "
+                                  "persistent");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -167,6 +172,10 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   if (config.knobs.cluster > 1 && config.knobs.tma != 1)
     throw std::invalid_argument("cluster=" + std::to_string(config.knobs.cluster) +
                                 " needs tma=1 (the programs of a cluster share TMA copies)");
+  // The producer warpgroup issues TMA copies, and one block runs one program at a time.
+  if (config.knobs.persistent == 1 && (config.knobs.tma != 1 || config.knobs.cluster > 1))
+    throw std::invalid_argument("persistent=1 needs tma=1 and no cluster (its producer issues "
+                                "the TMA copies of one block)");
   return config;
 }
 
@@ -236,6 +245,11 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
         const bool sharable = std::any_of(loops.begin(), loops.end(), [&](const DotLoop &l) {
           return twoDimensional(l.a) || twoDimensional(l.b);
         });
+        // Persistent and warp-specialized (specialize-warps): one GEMM loop and a body on
+        // registers, whose ring and 16-bit output tile (staged apart) fit in shared memory; two
+        // consumer warpgroups (a 128-row tile: one warpgroup's tile is too small to gain).
+        const bool persistable =
+            gpu.hasHopper() && loops.size() == 1 && warpSpecializable(*specialized);
         for (int warps : kGemmWarps)
           for (int stages : kGemmStages)
             for (int64_t band : kGemmBands) {
@@ -243,6 +257,14 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
               // By TMA in clusters of two programs of one band, which share a tile.
               if (gpu.hasHopper() && sharable && band % 2 == 0)
                 tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 2});
+              if (!persistable || warps != 8)
+                continue;
+              const std::vector<DotLoop> planned = gemmLoops(*specialized, warps * 32, gpu);
+              if (planned.size() == 1 &&
+                  planned.front().smemBytes / planned.front().stages * stages + 2048 +
+                          2 * planned.front().bm * planned.front().bn <=
+                      gpu.sharedPerBlock())
+                tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 0, 1});
             }
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
                                 kir::StmtKind::AsyncCopy)) {

@@ -429,6 +429,18 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
 /// (1: the program does not run in clusters).
 int clusterSize(const kir::Function &f);
 
+/// True when the top level of `f`'s body is one loop and statements that compute on registers
+/// alone (no loads, reductions, layout conversions or products), no parameter being jagged: the
+/// shape of program specialize-warps can make persistent (checked before layouts, too).
+bool warpSpecializable(const kir::Function &f);
+
+/// specialize-warps (GPU, sm_90a, knobs `tma=1,persistent=1`): `tma` (after use-tensor-maps, for
+/// a block of `threads` consumer threads and `totalBytes` of shared memory) as a persistent,
+/// warp-specialized program (Function::warpSpecialization), or nullopt when its GEMM main loop,
+/// stores or statements do not allow it (see SpecializeWarps.cpp).
+std::optional<kir::Function> specializeWarps(const kir::Function &tma, const GridInfo &grid,
+                                             int threads, int64_t totalBytes, const GpuTarget &gpu);
+
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations
 /// communicates through shared memory or block barriers (see PackPrograms.cpp), else 1.

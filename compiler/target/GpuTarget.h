@@ -45,6 +45,11 @@ struct LaunchKnobs {
   /// (multicast), which halves that operand's traffic from L2 (passes/UseTensorMaps.cpp).
   /// 0 or 1: no cluster.
   int cluster = 0;
+  /// 1 (with tma=1): a program whose only GEMM main loop goes by TMA runs persistent and
+  /// warp-specialized: a grid of one block per SM, each looping over program ids, a producer
+  /// warpgroup copying the operands ahead across programs while the consumer warps multiply and
+  /// store (passes/SpecializeWarps.cpp). 0: one block per program.
+  int persistent = 0;
 };
 
 /// The architectures of one compilation.

@@ -41,19 +41,26 @@ struct Program {
   /// rows of the grouped order, which must divide into clusters for the twin to launch.
   int cluster = 1;
   std::string gridRows;
+  /// The TMA twin is persistent and warp-specialized (specialize-warps): a block of
+  /// `tmaThreads` (consumers and producer) per SM at most, each looping over program ids.
+  bool persistent = false;
+  int tmaThreads = 0;
 };
 
 /// A program's shared memory rounded up so that the programs of a block each start aligned.
 int64_t perProgramSmem(int64_t bytes) { return (bytes + 127) / 128 * 128; }
 
 /// The launch of one program (after the grid check), returning from the wrapper.
+/// `blocks` overrides the number of blocks (else one per `programs` programs of the grid).
 std::string launchCode(const std::string &kernel, const std::string &fn, int threads,
                        int64_t smemBytes, const std::string &indent, int programs = 1,
-                       const std::string &arguments = "ntc_args") {
+                       const std::string &arguments = "ntc_args",
+                       const std::string &blocksOverride = "") {
   std::string smem = std::to_string(smemBytes), code;
-  const std::string blocks = programs == 1 ? std::string("ntc_grid")
-                                           : "(ntc_grid + " + std::to_string(programs - 1) +
-                                                 ") / " + std::to_string(programs);
+  const std::string blocks = !blocksOverride.empty() ? blocksOverride
+                             : programs == 1         ? std::string("ntc_grid")
+                                             : "(ntc_grid + " + std::to_string(programs - 1) +
+                                                   ") / " + std::to_string(programs);
   if (smemBytes > 48 * 1024)
     code += indent + "if (cudaError_t e = cudaFuncSetAttribute(" + fn +
             ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + smem + "); e != cudaSuccess)\n" +
@@ -113,8 +120,11 @@ std::string tmaLaunch(const kir::Function &f, const Program &p, const std::strin
   }
   return "      {\n        " + tensorMapsStructName(p.name + "_tma") + " ntc_maps;\n        if (" +
          ready + ") {\n" +
-         launchCode(kernel, p.name + "_tma<int32_t>", p.threads, p.tmaSmem, "          ", 1,
-                    "ntc_args, ntc_maps") +
+         launchCode(kernel, p.name + "_tma<int32_t>", p.tmaThreads, p.tmaSmem, "          ", 1,
+                    "ntc_args, ntc_maps",
+                    p.persistent ? "std::min<int64_t>(ntc_grid, ntc::rt::persistent_blocks(" +
+                                       mapped.name + "->device.device_id))"
+                                 : "") +
          "        }\n      }\n";
 }
 
@@ -246,8 +256,18 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
         *trace << "// -----// IR after use-tensor-maps (" << p.name << "_tma, total "
                << tma.totalBytes << " bytes) //----- //\n"
                << kir::print(tma.function);
+      // Persistent and warp-specialized where knob persistent=1 and specialize-warps allow.
+      const std::optional<kir::Function> specialized =
+          passes::specializeWarps(tma.function, grid, p.threads, tma.totalBytes, gpu);
+      const kir::Function &twin = specialized ? *specialized : tma.function;
+      if (trace && specialized)
+        *trace << "// -----// IR after specialize-warps (" << p.name << "_tma) //----- //\n"
+               << kir::print(twin);
       p.tensorMaps = tma.function.tensorMaps;
-      p.tmaSmem = tma.totalBytes;
+      p.persistent = specialized.has_value();
+      p.tmaSmem = specialized ? specialized->warpSpecialization->totalBytes : tma.totalBytes;
+      p.tmaThreads =
+          specialized ? p.threads + specialized->warpSpecialization->producerThreads : p.threads;
       p.cluster = passes::clusterSize(tma.function);
       if (p.cluster > 1) // (use-tensor-maps clusters only grids of two dimensions or more)
         p.gridRows = "(" +
@@ -255,13 +275,15 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
                          grid.extents[grid.extents.size() - 2],
                          [&](const std::string &s) { return wrapperSymbol(f, s); }, "int64_t") +
                      ")";
-      os << "// " << what.str() << "; " << p.threads << " threads, " << tma.totalBytes
+      os << "// " << what.str() << "; " << p.tmaThreads << " threads, " << p.tmaSmem
          << " bytes of shared memory; pipelined copies by TMA (the dispatcher encoded the tensor "
-            "maps).\n";
-      emitProgram(tma.function, grid, p.name + "_tma",
-                  CudaDialect(p.threads, gpu, p.vector, 1, perProgramSmem(tma.totalBytes),
-                              passes::minBlocksPerMultiprocessor(tma.function, p.threads,
-                                                                 tma.totalBytes, gpu)),
+            "maps)"
+         << (p.persistent ? "; persistent, a producer warpgroup copying ahead" : "") << ".\n";
+      emitProgram(twin, grid, p.name + "_tma",
+                  CudaDialect(p.threads, gpu, p.vector, 1, perProgramSmem(p.tmaSmem),
+                              p.persistent ? 1
+                                           : passes::minBlocksPerMultiprocessor(
+                                                 tma.function, p.threads, tma.totalBytes, gpu)),
                   os);
     }
     programs[key] = p;

@@ -70,11 +70,16 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
     }
     maps += "};\n\n";
     mapsParameter = ", const __grid_constant__ " + tensorMapsStructName(name) + " ntc_maps";
+    // A warp-specialized program's copies are issued by its producer's first thread (the
+    // ring's Issuer, after the consumer threads).
     for (const kir::TmaRing &ring : f.tmaRings)
       rings += "  ntc::dev::tma_ring<" + std::to_string(ring.stages) + ", " +
                std::to_string(ring.arrivals) +
                (ring.releasers > 0 ? ", " + std::to_string(ring.releasers) : std::string()) +
-               (ring.cluster > 1 ? ", " + std::to_string(ring.cluster) : std::string()) +
+               (ring.cluster > 1 || f.warpSpecialization ? ", " + std::to_string(ring.cluster)
+                                                         : std::string()) +
+               (f.warpSpecialization ? ", " + std::to_string(f.warpSpecialization->consumerThreads)
+                                     : std::string()) +
                "> ntc_ring" + std::to_string(ring.group) + "{ntc_smem, " +
                std::to_string(ring.byteOffset) + "};\n";
   }
@@ -82,16 +87,22 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
   const int cluster = passes::clusterSize(f);
   const std::string clusterDims =
       cluster > 1 ? "NTC_DEV_CLUSTER_DIMS(" + std::to_string(cluster) + ", 1, 1) " : std::string();
-  const std::string head =
-      maps + "template <class Index>\n__global__ void __launch_bounds__(" +
-      std::to_string(threads_ * programs_) +
-      (minBlocks_ > 0 ? ", sizeof(Index) == 4 ? " + std::to_string(minBlocks_) + " : 1" : "") +
-      ") " + clusterDims + name + "(const " + argsStructName(f.spec) + " ntc_args" + mapsParameter +
-      ") {\n  extern __shared__ __align__(1024) unsigned char "
-      "ntc_smem_buffer[];\n";
+  // A warp-specialized program's block: its consumers and its producer warpgroup, one per SM.
+  const kir::WarpSpecialization *warps = f.warpSpecialization ? &*f.warpSpecialization : nullptr;
+  const std::string bounds =
+      warps ? std::to_string(warps->consumerThreads + warps->producerThreads) + ", 1"
+            : std::to_string(threads_ * programs_) +
+                  (minBlocks_ > 0 ? ", sizeof(Index) == 4 ? " + std::to_string(minBlocks_) + " : 1"
+                                  : "");
+  const std::string head = maps + "template <class Index>\n__global__ void __launch_bounds__(" +
+                           bounds + ") " + clusterDims + name + "(const " + argsStructName(f.spec) +
+                           " ntc_args" + mapsParameter +
+                           ") {\n  extern __shared__ __align__(1024) unsigned char "
+                           "ntc_smem_buffer[];\n";
   if (programs_ == 1)
     return head + "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n" + rings +
-           "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n";
+           (warps ? std::string() // each side loops over its program ids (TileProgram)
+                  : "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n");
   if (!rings.empty())
     throw std::logic_error(name + ": TMA copies in a block of several programs");
   const std::string n = std::to_string(programs_);

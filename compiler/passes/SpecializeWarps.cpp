@@ -1,0 +1,188 @@
+//===- SpecializeWarps.cpp - persistent, warp-specialized GEMM programs ----===//
+//
+// With the configuration knob `persistent=1` (and tma=1), a program whose GEMM main loop goes by
+// TMA (use-tensor-maps gave it a ring of its own) becomes persistent and warp-specialized, as
+// hand-written Hopper GEMMs are: the grid has one block per SM (or fewer), each running program
+// ids blockIdx.x, blockIdx.x + gridDim.x, ... in the grid's order, and the block gets a producer
+// warpgroup after its `threads` consumer threads. The producer's first thread issues the
+// operand copies of every program of the block into the ring, a stage as soon as the consumers
+// have released it, so it copies the next program's first tiles while the consumers finish a
+// program's products and store its tile: the epilogue overlaps the main loop, and no consumer
+// ever waits for a refill's turn. The producer lowers its registers and the consumers raise
+// theirs (setmaxnreg), so that the two warpgroups of a 128-row tile keep 128 accumulators each
+// without spilling.
+//
+// The consumers synchronize among themselves only (named barrier 1) while the producer runs, so
+// the pass accepts a program only when nothing but its main loop and its TMA stores needs a
+// barrier or shared memory:
+//   * the top level of the body is one such loop (a For with a ring whose operands both go by
+//     TMA, not in a cluster), definitions and assignments before and after it, and stores by TMA;
+//   * those statements compute on registers alone: constants, scalars, locals, fills, casts,
+//     elementwise operations (no loads, reductions, layout conversions or products);
+//   * the loop's bounds and the coordinates and residual conditions of its copies depend on
+//     program coordinates and sizes only (the producer computes them without the body);
+//   * no parameter is jagged, one program per block, the loop multiplies with wgmma (sm_90a)
+//     and the consumers are whole warpgroups;
+//   * the stores' staging region, after everything else, fits the block's shared memory: the
+//     store of one program then overlaps the next program's loop.
+// Otherwise the function is returned unchanged (the knob changes nothing, as tma=1 on sm_80).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <ntc/device/layout.cuh>
+
+#include <algorithm>
+#include <set>
+
+namespace ntc::passes {
+
+namespace {
+
+using namespace kir;
+
+/// Registers per thread of the producer warpgroup (setmaxnreg's floor is 24; its one issuing
+/// thread computes coordinates and addresses).
+constexpr int kProducerRegisters = 40;
+/// Registers of one SM's register file that a block may hold.
+constexpr int kRegisterFile = 65536;
+
+/// True when `v` computes on registers alone (no memory, no communication between threads).
+bool registersOnly(const Value &v) {
+  bool only = true;
+  forEachValue(v, [&](const Value &x) {
+    switch (x->kind) {
+    case ValueKind::Constant:
+    case ValueKind::ScalarParam:
+    case ValueKind::Index:
+    case ValueKind::Local:
+    case ValueKind::Full:
+    case ValueKind::Cast:
+    case ValueKind::Unary:
+    case ValueKind::Binary:
+    case ValueKind::Where:
+      break;
+    default:
+      only = false;
+    }
+  });
+  return only;
+}
+
+/// The symbols the producer knows without running the body: the program coordinates of `grid`,
+/// the loop index `index` and the sizes and strides of the parameters of `spec`.
+std::set<std::string> producerSymbols(const KernelSpec &spec, const GridInfo &grid,
+                                      const std::string &index) {
+  std::set<std::string> known{index};
+  for (size_t d = 0; d < grid.extents.size(); ++d)
+    known.insert(programCoordinate(d));
+  for (const ParamSpec &p : spec.params)
+    for (int d = 0; d < p.ndim; ++d) {
+      known.insert(p.sizeSymbol(d));
+      known.insert(p.strideSymbol(d));
+    }
+  return known;
+}
+
+/// True when every symbol of `e` is in `known`.
+bool producerComputes(const Expr &e, const std::set<std::string> &known) {
+  std::vector<std::string> symbols;
+  e.collectSymbols(symbols);
+  return std::all_of(symbols.begin(), symbols.end(),
+                     [&](const std::string &s) { return known.count(s) > 0; });
+}
+
+/// True when the producer can issue TMA copy `copy` (its coordinates and residual conditions
+/// use symbols of `known` only).
+bool producerComputes(const TensorMapCopy &copy, const std::set<std::string> &known) {
+  for (const Expr &e : copy.origin)
+    if (!producerComputes(e, known))
+      return false;
+  for (const MaskTerm &t : copy.residual)
+    if (!producerComputes(t.value, known) || !producerComputes(t.extent, known))
+      return false;
+  return true;
+}
+
+/// The bytes of the staging tile of TMA store `s` (Swizzled: no padding).
+int64_t stagingBytes(const StmtNode &s) {
+  return shapeElements(s.value->type.shape) * dtypeBytes(s.value->type.dtype);
+}
+
+} // namespace
+
+bool warpSpecializable(const kir::Function &f) {
+  int loops = 0;
+  for (const ParamSpec &p : f.spec.params)
+    if (p.jaggedDim)
+      return false;
+  for (const Stmt &s : f.body) {
+    switch (s->kind) {
+    case StmtKind::For:
+      ++loops;
+      break;
+    case StmtKind::Define:
+    case StmtKind::Assign:
+    case StmtKind::Store:
+      if (!registersOnly(s->value))
+        return false;
+      break;
+    default:
+      return false;
+    }
+  }
+  return loops == 1;
+}
+
+std::optional<kir::Function> specializeWarps(const kir::Function &tma, const GridInfo &grid,
+                                             int threads, int64_t totalBytes,
+                                             const GpuTarget &gpu) {
+  if (gpu.knobs.persistent != 1 || !gpu.hasHopper() || threads % 128 != 0 ||
+      tma.tmaRings.size() != 1 || !warpSpecializable(tma) || programsPerBlock(tma, threads) != 1)
+    return std::nullopt;
+  const TmaRing &ring = tma.tmaRings.front();
+  if (ring.operandMaps.size() != 2 || ring.cluster != 1 || ring.asyncCopiesToo ||
+      ring.releasers != threads / 32)
+    return std::nullopt;
+  int64_t staging = 0;
+  for (const Stmt &s : tma.body) {
+    if (s->kind == StmtKind::Store) {
+      if (s->tensorMap < 0)
+        return std::nullopt; // a store by the threads might stage through shared memory
+      staging = std::max(staging, stagingBytes(*s));
+      continue;
+    }
+    if (s->kind != StmtKind::For)
+      continue;
+    const std::optional<DotLoop> loop = planDotLoop(s, threads, gpu);
+    if (s->group != ring.group || !loop ||
+        !dev::layout::gemm_wgmma_shape(static_cast<int>(loop->bm), static_cast<int>(loop->bk),
+                                       static_cast<int>(loop->bn), threads, loop->stages))
+      return std::nullopt;
+    const std::set<std::string> known = producerSymbols(tma.spec, grid, s->var);
+    for (const Expr &bound : {s->begin, s->end, s->step})
+      if (!producerComputes(bound, known))
+        return std::nullopt;
+    const auto maps = dotLoopTensorMaps(tma, grid, *loop, threads);
+    if (!maps || !producerComputes(maps->first, known) || !producerComputes(maps->second, known))
+      return std::nullopt;
+  }
+  WarpSpecialization w;
+  w.consumerThreads = threads;
+  w.producerRegisters = kProducerRegisters;
+  // ptxas gives every thread of a kernel with setmaxnreg what __launch_bounds__(block, 1) allows
+  // (a multiple of 8, at most 255); the consumers take what the producer gives back.
+  const int block = threads + w.producerThreads;
+  const int atLaunch = std::min(255, kRegisterFile / block) / 8 * 8;
+  const int perConsumer = (atLaunch * block - w.producerThreads * kProducerRegisters) / threads;
+  w.consumerRegisters = std::min(256, perConsumer / 8 * 8);
+  w.storeStaging = (totalBytes + 1023) / 1024 * 1024;
+  w.totalBytes = w.storeStaging + staging;
+  if (w.totalBytes > gpu.sharedPerBlock())
+    return std::nullopt;
+  kir::Function f = tma;
+  f.warpSpecialization = w;
+  return f;
+}
+
+} // namespace ntc::passes

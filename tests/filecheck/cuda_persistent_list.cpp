@@ -1,0 +1,39 @@
+// The configuration space lists persistent=1 (passes/ConfigSpace.cpp) for the TMA configurations
+// of two warpgroups of a GEMM whose body specialize-warps can split (one main loop, an epilogue
+// on registers), when the ring and the output tile fit in shared memory together; never for one
+// whose epilogue loads (mm_bias adds a tile of `input`).
+
+#include "../../kernels/matmul.hpp"
+
+NT_KERNEL(mm_plain, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
+
+NT_ARRANGEMENT auto bias_arrangement(nt::Tensor input, nt::Tensor lhs, nt::Tensor rhs,
+                                     nt::Tensor output) {
+  auto input_arranged = input.tile({BM, BN});
+  auto output_arranged = output.tile({BM, BN});
+  auto lhs_arranged = lhs.tile({BM, BK}).tile({1, -1}).expand({-1, output_arranged.shape(1)});
+  lhs_arranged.dtype() = lhs_arranged.dtype().squeeze(0);
+  auto rhs_arranged = rhs.tile({BK, BN}).tile({-1, 1}).expand({output_arranged.shape(0), -1});
+  rhs_arranged.dtype() = rhs_arranged.dtype().squeeze(1);
+  return nt::arrange(input_arranged, lhs_arranged, rhs_arranged, output_arranged);
+}
+
+NT_APPLICATION void bias_application(nt::Tile input, nt::Tile lhs, nt::Tile rhs,
+                                     nt::Tile output) {
+  auto product = ntl::zeros(output.shape(), ntl::float32);
+  mm_application(lhs, rhs, product);
+  output = input + product;
+}
+
+NT_KERNEL(mm_bias, bias_arrangement, bias_application, nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
+
+// NTC-ARGS: --cuda-arch 90a
+
+// LIST: mm_plain BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=3,group=8,tma=1,persistent=1
+// 128×256×64 in four stages and its 64 KiB output tile do not fit together.
+// LIST-NOT: mm_plain BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=8,tma=1,persistent=1
+// LIST: mm_plain BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=16,tma=1,cluster=2
+// LIST-NOT: warps=4,{{.*}}persistent=1
+// LIST-NOT: mm_bias {{.*}}persistent=1
