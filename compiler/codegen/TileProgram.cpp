@@ -699,12 +699,14 @@ private:
     // A warp-specialized program's consumers stage in a region of the store's own and leave
     // the store in flight; they synchronize among themselves.
     const auto &w = f_.warpSpecialization;
-    line(ns_ + "::tma_store<" + std::to_string(w ? w->storeStaging : 0) + ", " +
-         std::to_string(copy->map.swizzleBytes) + ", " + std::to_string(tmaRowDimension(*copy)) +
-         ", " + std::to_string(copy->origin.size()) +
-         (w ? ", " + std::to_string(w->consumerThreads) + ", true" : std::string()) + ">(" +
-         tile(s.value) + ", ntc_maps.m" + std::to_string(s.tensorMap) + ", ntc_smem, {" + coords +
-         "}, " + tmaInBounds(*copy) + ");");
+    line(
+        ns_ + "::tma_store<" + std::to_string(w ? w->storeStaging : 0) + ", " +
+        std::to_string(copy->map.swizzleBytes) + ", " + std::to_string(tmaRowDimension(*copy)) +
+        ", " + std::to_string(copy->origin.size()) +
+        (w ? ", " + std::to_string(w->consumerThreads) + ", true, " + std::to_string(w->storeRounds)
+           : std::string()) +
+        ">(" + tile(s.value) + ", ntc_maps.m" + std::to_string(s.tensorMap) + ", ntc_smem, {" +
+        coords + "}, " + tmaInBounds(*copy) + ");");
   }
 
   /// A pipelined copy of a load into its stage: 16-byte asynchronous copies where the

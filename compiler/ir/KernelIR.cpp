@@ -751,8 +751,9 @@ std::string print(const Function &f) {
   if (const auto &w = f.warpSpecialization)
     os << "  # persistent, warp-specialized: " << w->consumerThreads << " consumer threads ("
        << w->consumerRegisters << " registers), a producer of " << w->producerThreads << " ("
-       << w->producerRegisters << " registers); stores staged at " << w->storeStaging << ", total "
-       << w->totalBytes << " bytes\n";
+       << w->producerRegisters << " registers); stores staged at " << w->storeStaging
+       << (w->storeRounds > 1 ? " in " + std::to_string(w->storeRounds) + " rounds" : std::string())
+       << ", total " << w->totalBytes << " bytes\n";
   printStmts(f, f.body, 1, os);
   return os.str();
 }

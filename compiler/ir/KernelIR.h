@@ -203,6 +203,8 @@ struct WarpSpecialization {
   /// Where the TMA stores stage their tiles: a region of their own after the ring's barriers, so
   /// that a store's reads overlap the next program's main loop.
   int64_t storeStaging = 0;
+  /// The rounds in which a TMA store stages its tile (the region holds 1 / storeRounds of it).
+  int storeRounds = 1;
   int64_t totalBytes = 0; ///< the block's shared memory, staging included
 };
 

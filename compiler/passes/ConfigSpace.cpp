@@ -246,8 +246,9 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
           return twoDimensional(l.a) || twoDimensional(l.b);
         });
         // Persistent and warp-specialized (specialize-warps): one GEMM loop and a body on
-        // registers, whose ring and 16-bit output tile (staged apart) fit in shared memory; two
-        // consumer warpgroups (a 128-row tile: one warpgroup's tile is too small to gain).
+        // registers, whose ring and a column block of its 16-bit output tile (staged apart, in
+        // rounds) fit in shared memory; two consumer warpgroups (a 128-row tile: one
+        // warpgroup's tile is too small to gain).
         const bool persistable =
             gpu.hasHopper() && loops.size() == 1 && warpSpecializable(*specialized);
         for (int warps : kGemmWarps)
@@ -262,7 +263,7 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
               const std::vector<DotLoop> planned = gemmLoops(*specialized, warps * 32, gpu);
               if (planned.size() == 1 &&
                   planned.front().smemBytes / planned.front().stages * stages + 2048 +
-                          2 * planned.front().bm * planned.front().bn <=
+                          128 * planned.front().bm <=
                       gpu.sharedPerBlock())
                 tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 0, 1});
             }

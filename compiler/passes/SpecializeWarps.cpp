@@ -23,8 +23,9 @@
 //     program coordinates and sizes only (the producer computes them without the body);
 //   * no parameter is jagged, one program per block, the loop multiplies with wgmma (sm_90a)
 //     and the consumers are whole warpgroups;
-//   * the stores' staging region, after everything else, fits the block's shared memory: the
-//     store of one program then overlaps the next program's loop.
+//   * the stores' staging region, after everything else, fits the block's shared memory (in
+//     rounds of fewer column blocks where the whole tile does not): the store of one program
+//     then overlaps the next program's loop.
 // Otherwise the function is returned unchanged (the knob changes nothing, as tma=1 on sm_80).
 //
 //===----------------------------------------------------------------------===//
@@ -109,6 +110,13 @@ int64_t stagingBytes(const StmtNode &s) {
   return shapeElements(s.value->type.shape) * dtypeBytes(s.value->type.dtype);
 }
 
+/// The column blocks of the staged tile of TMA store `s` of `f` (one per swizzle span of a row).
+int64_t stagedBlocks(const kir::Function &f, const StmtNode &s) {
+  const int64_t rowBytes =
+      s.value->type.shape.back().constValue() * dtypeBytes(s.value->type.dtype);
+  return rowBytes / f.tensorMaps[static_cast<size_t>(s.tensorMap)].swizzleBytes;
+}
+
 } // namespace
 
 bool warpSpecializable(const kir::Function &f) {
@@ -144,12 +152,13 @@ std::optional<kir::Function> specializeWarps(const kir::Function &tma, const Gri
   if (ring.operandMaps.size() != 2 || ring.cluster != 1 || ring.asyncCopiesToo ||
       ring.releasers != threads / 32)
     return std::nullopt;
-  int64_t staging = 0;
+  int64_t staging = 0, blocks = 0;
   for (const Stmt &s : tma.body) {
     if (s->kind == StmtKind::Store) {
-      if (s->tensorMap < 0)
+      if (s->tensorMap < 0 || (blocks > 0 && stagedBlocks(tma, *s) != blocks))
         return std::nullopt; // a store by the threads might stage through shared memory
       staging = std::max(staging, stagingBytes(*s));
+      blocks = stagedBlocks(tma, *s);
       continue;
     }
     if (s->kind != StmtKind::For)
@@ -176,8 +185,13 @@ std::optional<kir::Function> specializeWarps(const kir::Function &tma, const Gri
   const int atLaunch = std::min(255, kRegisterFile / block) / 8 * 8;
   const int perConsumer = (atLaunch * block - w.producerThreads * kProducerRegisters) / threads;
   w.consumerRegisters = std::min(256, perConsumer / 8 * 8);
+  // The staging region after everything else; where the whole tile does not fit, the stores go
+  // in rounds of fewer column blocks (each round waits until the last is read).
   w.storeStaging = (totalBytes + 1023) / 1024 * 1024;
-  w.totalBytes = w.storeStaging + staging;
+  while (w.storeStaging + staging / w.storeRounds > gpu.sharedPerBlock() &&
+         blocks % (2 * w.storeRounds) == 0)
+    w.storeRounds *= 2;
+  w.totalBytes = w.storeStaging + staging / w.storeRounds;
   if (w.totalBytes > gpu.sharedPerBlock())
     return std::nullopt;
   kir::Function f = tma;

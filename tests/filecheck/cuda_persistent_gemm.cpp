@@ -5,7 +5,7 @@
 // 256 (tma_ring's Issuer), which runs the main loop's copies of every program of the block
 // (dot_loop_produce) and exits, while the consumers loop over the same programs, multiply
 // (dot_loop_consume) and store through a staging region of their own, synchronizing among
-// themselves (tma_store<..., 256, true>). The dispatcher launches at most one block per SM.
+// themselves (tma_store<..., 256, true, 1>). The dispatcher launches at most one block per SM.
 
 #include "../../kernels/matmul.hpp"
 
@@ -37,7 +37,7 @@ NT_KERNEL(mm_persistent, mm_arrangement, mm_application, nt::Tensor(2, nt::float
 // CU-NEXT: for (int64_t ntc_program = blockIdx.x; ntc_program < ntc_programs; ntc_program += gridDim.x) {
 // CU: auto t_accumulator = ntc::dev::full<float, ntc::dev::Shape<128, 256>, ntc::dev::Mma<8, 1>>
 // CU: ntc::dev::dot_loop_consume<3, true, ntc::dev::float16, 128, 64, 256, 256>(t_accumulator, static_cast<Index>(0), static_cast<Index>(ntc::rt::ceil_div<Index>(ntc_lhs_size_1, 64)), ntc_ring0, ntc_smem, ntc_consumed);
-// CU-NEXT: ntc::dev::tma_store<148480, 128, 1, 2, 256, true>(ntc::dev::cast<ntc::dev::float16>(t_accumulator), ntc_maps.m2, ntc_smem,
+// CU-NEXT: ntc::dev::tma_store<148480, 128, 1, 2, 256, true, 1>(ntc::dev::cast<ntc::dev::float16>(t_accumulator), ntc_maps.m2, ntc_smem,
 // CU-NEXT: {{^  }$}}
 // CU-NEXT: ntc::dev::tma_store_drain();
 // CU: cudaFuncSetAttribute(ntc_mm_persistent_program0_tma<int32_t>, cudaFuncAttributeMaxDynamicSharedMemorySize, 214016)

@@ -479,6 +479,23 @@ __device__ inline void scatter(const X &x, element_t<X> *buffer, At at) {
     }
 }
 
+/// scatter of the elements for which `at` gives an offset of 0 or more (the others are skipped).
+template <class X, class At>
+__device__ inline void scatter_some(const X &x, element_t<X> *buffer, At at) {
+  using S = typename X::shape;
+#pragma unroll
+  for (int s = 0; s < x.Slots; ++s)
+    if (x.owns(s)) {
+      int index[S::rank > 0 ? S::rank : 1] = {};
+      if constexpr (is_ltile_v<X>)
+        x.coord(s, index);
+      else
+        S::unravel(x.linear(s), index);
+      if (const int o = at(static_cast<const int *>(index)); o >= 0)
+        buffer[o] = x.v[s];
+    }
+}
+
 /// True when a blocked tile is written a whole chunk of V consecutive elements at a time (one
 /// store of 4, 8 or 16 bytes): it is full and no element is replicated.
 template <class X>
@@ -716,18 +733,20 @@ template <int Threads> __device__ inline void sync_threads() {
 
 /// Stores the R × C tile x (16-bit elements, any layout) to the tensor of `map` with its element
 /// (0, 0) at `coords` (the tensor's dimensions innermost first; RowDim is the dimension of its
-/// rows): the program writes x into shared memory at byte Offset (1024-byte aligned, R · C
-/// elements) in the Swizzled<BlockBytes> layout, then thread 0 stores it by TMA, one
-/// cp.async.bulk.tensor per column block; the copy engine writes no element outside the tensor.
-/// Nothing is stored unless `in_bounds`. Waits for earlier users of the staging memory first and
-/// until the copy engine has read it before returning, so the memory can be reused at once.
+/// rows): the program writes x into shared memory at byte Offset (1024-byte aligned) in the
+/// Swizzled<BlockBytes> layout, then thread 0 stores it by TMA, one cp.async.bulk.tensor per
+/// column block; the copy engine writes no element outside the tensor. Nothing is stored unless
+/// `in_bounds`. Waits for earlier users of the staging memory first and until the copy engine
+/// has read it before returning, so the memory can be reused at once.
 /// SyncThreads > 0: only the block's first SyncThreads threads store (a warp-specialized
 /// program's consumers), synchronizing through named barrier 1. Deferred: the staging memory
 /// is the store's own; thread 0 returns once the store is issued and waits for its reads at the
-/// next tma_store (tma_store_drain before the block exits). In a device pass without TMA it
+/// next tma_store (tma_store_drain before the block exits). Rounds > 1: the staging memory holds
+/// 1 / Rounds of the column blocks (R · C / Rounds elements), and the tile goes in that many
+/// rounds, each waiting until the copy engine has read the last. In a device pass without TMA it
 /// traps.
 template <std::size_t Offset, int BlockBytes, int RowDim, int Rank, int SyncThreads = 0,
-          bool Deferred = false, class X>
+          bool Deferred = false, int Rounds = 1, class X>
 __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
                                  const int (&coords)[Rank], bool in_bounds) {
   using T = element_t<X>;
@@ -736,47 +755,64 @@ __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
                 "ntc::dev::tma_store: 2-D tiles of 16-bit elements, staged 1024-byte aligned");
   static_assert(Rank >= 2 && Rank <= 5 && RowDim > 0 && RowDim < Rank,
                 "ntc::dev::tma_store: 2 to 5 dimensions, rows outside the innermost");
-  constexpr int R = S::dim(0), C = S::dim(1);
+  constexpr int R = S::dim(0), C = S::dim(1), block_cols = BlockBytes / 2;
+  constexpr int blocks = C / block_cols, per_round = blocks / Rounds;
+  static_assert(Rounds >= 1 && blocks % Rounds == 0,
+                "ntc::dev::tma_store: rounds of whole column blocks, as many in each");
   using Map = detail::shared_map<T, R, C, Swizzled<BlockBytes>>;
   T *buffer = smem.as<T>(Offset);
-#if defined(NTC_DEV_HAS_TMA)
-  if constexpr (Deferred)
-    if (threadIdx.x == 0) // the last store has read the staging memory
-      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-#endif
-  sync_threads<SyncThreads>();
-  if constexpr (!is_ltile_v<X>)
-    detail::scatter_swizzled<Map>(x, buffer);
-  else
-    detail::scatter(x, buffer, [](const int *i) { return Map::offset(i[0], i[1]); });
-#if defined(NTC_DEV_HAS_TMA)
-  // Every thread's writes, to the copy engine's proxy, before the barrier.
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  sync_threads<SyncThreads>();
-  if (threadIdx.x == 0 && in_bounds) {
-    constexpr int block_cols = BlockBytes / 2;
-    int c[Rank];
 #pragma unroll
-    for (int d = 0; d < Rank; ++d)
-      c[d] = coords[d];
-    const unsigned src = detail::shared_address(buffer);
-#pragma unroll
-    for (int b = 0; b < C / block_cols; ++b) {
-      detail::tma_store_block<Rank>(&map, src + unsigned(b * R * BlockBytes), c);
-      c[0] += block_cols;
-    }
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-    if constexpr (!Deferred)
-      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-  }
-#else
-  (void)map, (void)coords, (void)in_bounds;
-#if defined(__CUDA_ARCH__)
-  __trap(); // a device pass without TMA: stop rather than leave the tile unstored
+  for (int round = 0; round < Rounds; ++round) {
+#if defined(NTC_DEV_HAS_TMA)
+    if (Deferred || round > 0)
+      if (threadIdx.x == 0) // the last store has read the staging memory
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 #endif
-#endif
-  if constexpr (!Deferred)
     sync_threads<SyncThreads>();
+    if constexpr (Rounds == 1 && !is_ltile_v<X>) {
+      detail::scatter_swizzled<Map>(x, buffer);
+    } else {
+      // The elements of this round's column blocks, at their places in the staged blocks.
+      const int first = round * per_round * block_cols;
+      constexpr int staged = R * C / Rounds;
+      detail::scatter_some(x, buffer, [&](const int *i) {
+        return i[1] >= first && i[1] < first + per_round * block_cols
+                   ? Map::offset(i[0], i[1]) - round * staged
+                   : -1; // another round's
+      });
+    }
+#if defined(NTC_DEV_HAS_TMA)
+    // Every thread's writes, to the copy engine's proxy, before the barrier.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    sync_threads<SyncThreads>();
+    if (threadIdx.x == 0 && in_bounds) {
+      int c[Rank];
+#pragma unroll
+      for (int d = 0; d < Rank; ++d)
+        c[d] = coords[d];
+      c[0] += round * per_round * block_cols;
+      const unsigned src = detail::shared_address(buffer);
+#pragma unroll
+      for (int b = 0; b < per_round; ++b) {
+        detail::tma_store_block<Rank>(&map, src + unsigned(b * R * BlockBytes), c);
+        c[0] += block_cols;
+      }
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    }
+#else
+    (void)map, (void)coords, (void)in_bounds;
+#if defined(__CUDA_ARCH__)
+    __trap(); // a device pass without TMA: stop rather than leave the tile unstored
+#endif
+#endif
+  }
+#if defined(NTC_DEV_HAS_TMA)
+  if constexpr (!Deferred) {
+    if (threadIdx.x == 0)
+      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    sync_threads<SyncThreads>();
+  }
+#endif
 }
 
 // --- pipelined copies
