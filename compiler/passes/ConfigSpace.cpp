@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include <ntc/device/layout.cuh>
+
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -246,9 +248,9 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
           return twoDimensional(l.a) || twoDimensional(l.b);
         });
         // Persistent and warp-specialized (specialize-warps): one GEMM loop and a body on
-        // registers, whose ring and a column block of its 16-bit output tile (staged apart, in
-        // rounds) fit in shared memory; two consumer warpgroups (a 128-row tile: one
-        // warpgroup's tile is too small to gain).
+        // registers, multiplying with wgmma, whose ring and a column block of its 16-bit output
+        // tile (staged apart, in rounds) fit in shared memory; two consumer warpgroups (a 128-row
+        // tile: one warpgroup's tile is too small to gain).
         const bool persistable =
             gpu.hasHopper() && loops.size() == 1 && warpSpecializable(*specialized);
         for (int warps : kGemmWarps)
@@ -262,6 +264,9 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
                 continue;
               const std::vector<DotLoop> planned = gemmLoops(*specialized, warps * 32, gpu);
               if (planned.size() == 1 &&
+                  dev::layout::gemm_wgmma_shape(
+                      static_cast<int>(planned.front().bm), static_cast<int>(planned.front().bk),
+                      static_cast<int>(planned.front().bn), warps * 32, stages) &&
                   planned.front().smemBytes / planned.front().stages * stages + 2048 +
                           128 * planned.front().bm <=
                       gpu.sharedPerBlock())

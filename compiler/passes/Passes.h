@@ -430,7 +430,8 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
 int clusterSize(const kir::Function &f);
 
 /// True when the top level of `f`'s body is one loop and statements that compute on registers
-/// alone (no loads, reductions, layout conversions or products), no parameter being jagged: the
+/// alone (no loads, reductions, layout conversions or products; stores of values of the stored
+/// parameter's element type), no parameter being jagged: the
 /// shape of program specialize-warps can make persistent (checked before layouts, too).
 bool warpSpecializable(const kir::Function &f);
 

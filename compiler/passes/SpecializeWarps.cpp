@@ -16,7 +16,8 @@
 // the pass accepts a program only when nothing but its main loop and its TMA stores needs a
 // barrier or shared memory:
 //   * the top level of the body is one such loop (a For with a ring whose operands both go by
-//     TMA, not in a cluster), definitions and assignments before and after it, and stores by TMA;
+//     TMA, not in a cluster), definitions and assignments before and after it, and stores by TMA
+//     (of values of the stored parameter's element type);
 //   * those statements compute on registers alone: constants, scalars, locals, fills, casts,
 //     elementwise operations (no loads, reductions, layout conversions or products);
 //   * the loop's bounds and the coordinates and residual conditions of its copies depend on
@@ -129,9 +130,17 @@ bool warpSpecializable(const kir::Function &f) {
     case StmtKind::For:
       ++loops;
       break;
+    case StmtKind::Store: {
+      // TMA stores the tile as it is: the value must have the parameter's element type (a
+      // conversion on the way, as matmul_bf16's float16 result, is stored by the threads).
+      const ParamSpec &dst =
+          f.spec.params[static_cast<size_t>(f.spec.arranged[static_cast<size_t>(s->param)].source)];
+      if (s->value->type.dtype != dst.dtype || !registersOnly(s->value))
+        return false;
+      break;
+    }
     case StmtKind::Define:
     case StmtKind::Assign:
-    case StmtKind::Store:
       if (!registersOnly(s->value))
         return false;
       break;

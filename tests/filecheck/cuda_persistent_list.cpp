@@ -1,12 +1,17 @@
 // The configuration space lists persistent=1 (passes/ConfigSpace.cpp) for the TMA configurations
 // of two warpgroups of a GEMM whose body specialize-warps can split (one main loop, an epilogue
 // on registers), when the ring and a column block of the output tile fit in shared memory
-// together; never for one whose epilogue loads (mm_bias adds a tile of `input`).
+// together; never for one whose epilogue loads (mm_bias adds a tile of `input`) or stores another
+// element type than the tensor's (mm_bf16).
 
 #include "../../kernels/matmul.hpp"
 
 NT_KERNEL(mm_plain, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
+
+// mm_application casts its result to float16, which TMA cannot store into bfloat16 as it is.
+NT_KERNEL(mm_bf16, mm_arrangement, mm_application, nt::Tensor(2, nt::bfloat16),
+          nt::Tensor(2, nt::bfloat16), nt::Tensor(2, nt::bfloat16));
 
 NT_ARRANGEMENT auto bias_arrangement(nt::Tensor input, nt::Tensor lhs, nt::Tensor rhs,
                                      nt::Tensor output) {
@@ -37,4 +42,7 @@ NT_KERNEL(mm_bias, bias_arrangement, bias_application, nt::Tensor(2, nt::float16
 // LIST: mm_plain BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=8,tma=1,persistent=1
 // LIST: mm_plain BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=16,tma=1,cluster=2
 // LIST-NOT: warps=4,{{.*}}persistent=1
+// 64-row tiles of 8 warps do not multiply with wgmma (a 16-row slab per warp).
+// LIST-NOT: BLOCK_SIZE_M=64,{{.*}}warps=8,{{.*}}persistent=1
+// LIST-NOT: mm_bf16 {{.*}}persistent=1
 // LIST-NOT: mm_bias {{.*}}persistent=1

@@ -5,7 +5,8 @@ Each build is a shared library exporting the kernel; the timing is gpu_bench.py'
 over rotating buffers, median of replays) and every build is checked once against a float32
 product before timing. The precursor of a tuning run: it prints one line per build and shape.
 Usage: python3 gemm_sweep.py [--table T.json] <kernel> <label>=<lib.so> [<label>=<lib.so> ...]
-(--table: the shapes of the kernel's entries in a tuning table instead of the fixed list)
+(--table: the shapes of the kernel's entries in a tuning table instead of the fixed list; a kernel
+whose name ends in bf16 gets bfloat16 operands, the others float16)
 """
 import json
 import sys
@@ -17,6 +18,7 @@ if sys.argv[1] == "--table":
     table = json.load(open(sys.argv[2]))
     del sys.argv[1:3]
 kernel, builds = sys.argv[1], [a.split("=", 1) for a in sys.argv[2:]]
+dtype = torch.bfloat16 if kernel.endswith("bf16") else torch.float16  # matmul_bf16: bfloat16
 sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
@@ -32,9 +34,9 @@ if table:
               for e in table["entries"] if e["kernel"] == kernel]
 for m, n, k in shapes:
     sets = sets_for(2 * (m * k + k * n + m * n))
-    a = [torch.randn(m, k, device="cuda", dtype=torch.float16) for _ in range(sets)]
-    b = [torch.randn(k, n, device="cuda", dtype=torch.float16) for _ in range(sets)]
-    c = [torch.empty(m, n, device="cuda", dtype=torch.float16) for _ in range(sets)]
+    a = [torch.randn(m, k, device="cuda", dtype=dtype) for _ in range(sets)]
+    b = [torch.randn(k, n, device="cuda", dtype=dtype) for _ in range(sets)]
+    c = [torch.empty(m, n, device="cuda", dtype=dtype) for _ in range(sets)]
     ref = a[0].float() @ b[0].float()
     reps = 3 if m * n * k >= 8192**3 else 10
     cublas = timed(lambda i, s: torch.matmul(a[i], b[i], out=c[i]), sets, reps=reps, runs=7)
