@@ -4,7 +4,7 @@
 // together; never for one whose epilogue loads (mm_bias adds a tile of `input`) or stores another
 // element type than the tensor's (mm_bf16).
 
-#include "../../kernels/matmul.hpp"
+#include "bias_gemm.hpp"
 
 NT_KERNEL(mm_plain, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
@@ -12,24 +12,6 @@ NT_KERNEL(mm_plain, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
 // mm_application casts its result to float16, which TMA cannot store into bfloat16 as it is.
 NT_KERNEL(mm_bf16, mm_arrangement, mm_application, nt::Tensor(2, nt::bfloat16),
           nt::Tensor(2, nt::bfloat16), nt::Tensor(2, nt::bfloat16));
-
-NT_ARRANGEMENT auto bias_arrangement(nt::Tensor input, nt::Tensor lhs, nt::Tensor rhs,
-                                     nt::Tensor output) {
-  auto input_arranged = input.tile({BM, BN});
-  auto output_arranged = output.tile({BM, BN});
-  auto lhs_arranged = lhs.tile({BM, BK}).tile({1, -1}).expand({-1, output_arranged.shape(1)});
-  lhs_arranged.dtype() = lhs_arranged.dtype().squeeze(0);
-  auto rhs_arranged = rhs.tile({BK, BN}).tile({-1, 1}).expand({output_arranged.shape(0), -1});
-  rhs_arranged.dtype() = rhs_arranged.dtype().squeeze(1);
-  return nt::arrange(input_arranged, lhs_arranged, rhs_arranged, output_arranged);
-}
-
-NT_APPLICATION void bias_application(nt::Tile input, nt::Tile lhs, nt::Tile rhs,
-                                     nt::Tile output) {
-  auto product = ntl::zeros(output.shape(), ntl::float32);
-  mm_application(lhs, rhs, product);
-  output = input + product;
-}
 
 NT_KERNEL(mm_bias, bias_arrangement, bias_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));

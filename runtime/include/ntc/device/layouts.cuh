@@ -463,9 +463,9 @@ template <class T, class S> NTC_DEV_HD constexpr std::size_t convert_smem_bytes(
 
 namespace detail {
 
-/// The tile's elements (blocked or layout-typed) written to buffer[at(index)], each once.
-template <class X, class At>
-__device__ inline void scatter(const X &x, element_t<X> *buffer, At at) {
+/// Calls f(index, value) for each element the calling thread owns of tile x (blocked or
+/// layout-typed; `index` its coordinates), each once.
+template <class X, class F> __device__ inline void for_each_owned(const X &x, F f) {
   using S = typename X::shape;
 #pragma unroll
   for (int s = 0; s < x.Slots; ++s)
@@ -475,25 +475,23 @@ __device__ inline void scatter(const X &x, element_t<X> *buffer, At at) {
         x.coord(s, index);
       else
         S::unravel(x.linear(s), index);
-      buffer[at(static_cast<const int *>(index))] = x.v[s];
+      f(static_cast<const int *>(index), x.v[s]);
     }
+}
+
+/// The tile's elements (blocked or layout-typed) written to buffer[at(index)], each once.
+template <class X, class At>
+__device__ inline void scatter(const X &x, element_t<X> *buffer, At at) {
+  for_each_owned(x, [&](const int *index, element_t<X> v) { buffer[at(index)] = v; });
 }
 
 /// scatter of the elements for which `at` gives an offset of 0 or more (the others are skipped).
 template <class X, class At>
 __device__ inline void scatter_some(const X &x, element_t<X> *buffer, At at) {
-  using S = typename X::shape;
-#pragma unroll
-  for (int s = 0; s < x.Slots; ++s)
-    if (x.owns(s)) {
-      int index[S::rank > 0 ? S::rank : 1] = {};
-      if constexpr (is_ltile_v<X>)
-        x.coord(s, index);
-      else
-        S::unravel(x.linear(s), index);
-      if (const int o = at(static_cast<const int *>(index)); o >= 0)
-        buffer[o] = x.v[s];
-    }
+  for_each_owned(x, [&](const int *index, element_t<X> v) {
+    if (const int o = at(index); o >= 0)
+      buffer[o] = v;
+  });
 }
 
 /// True when a blocked tile is written a whole chunk of V consecutive elements at a time (one
