@@ -394,6 +394,10 @@ struct TensorMapCopy {
 std::optional<TensorMapCopy> tensorMapLoad(const kir::Function &f, const GridInfo &grid,
                                            const kir::Value &load, int blockBytes);
 
+/// Store `store` of `f` with its value converted to the stored parameter's element type (an
+/// explicit Cast in the value's layout) where the two differ; `store` itself otherwise.
+kir::Stmt withStoredElementType(const kir::Function &f, const kir::Stmt &store);
+
 /// The TMA form of store `store` (its tile staged in the Swizzled layout of its shape), or
 /// nullopt when TMA cannot make it exactly.
 std::optional<TensorMapCopy> tensorMapStore(const kir::Function &f, const GridInfo &grid,

@@ -17,7 +17,7 @@
 // barrier or shared memory:
 //   * the top level of the body is one such loop (a For with a ring whose operands both go by
 //     TMA, not in a cluster), definitions and assignments before and after it, and stores by TMA
-//     (of values of the stored parameter's element type);
+//     (into 16-bit parameters, a value of another element type converted in registers);
 //   * those statements compute on registers alone: constants, scalars, locals, fills, casts,
 //     elementwise operations (no loads, reductions, layout conversions or products);
 //   * the loop's bounds and the coordinates and residual conditions of its copies depend on
@@ -131,11 +131,11 @@ bool warpSpecializable(const kir::Function &f) {
       ++loops;
       break;
     case StmtKind::Store: {
-      // TMA stores the tile as it is: the value must have the parameter's element type (a
-      // conversion on the way, as matmul_bf16's float16 result, is stored by the threads).
+      // TMA stores 16-bit tiles (use-tensor-maps converts a value of another element type, as
+      // matmul_bf16's float16 result, in registers first).
       const ParamSpec &dst =
           f.spec.params[static_cast<size_t>(f.spec.arranged[static_cast<size_t>(s->param)].source)];
-      if (s->value->type.dtype != dst.dtype || !registersOnly(s->value))
+      if (dtypeBytes(dst.dtype) != 2 || !registersOnly(s->value))
         return false;
       break;
     }

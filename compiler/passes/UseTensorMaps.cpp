@@ -39,9 +39,11 @@
 //     each copies half of its column blocks into both (TMA multicast), and a stage is refilled
 //     once the warps of both have released it (clusterSharedOperand says when this holds; the
 //     dispatcher launches such a program only when the grid's rows divide into clusters);
-//   * a store of a 2-D 16-bit tile (no fill value needed: the copy engine writes nothing outside
-//     the tensor), staged in the Swizzled layout of its shape in the scratch region at offset 0,
-//     when the tile fits there (after a GEMM main loop, in its ring's memory); ntc::dev::tma_store.
+//   * a store of a 2-D tile into a 16-bit parameter (no fill value needed: the copy engine writes
+//     nothing outside the tensor; a value of another element type converted in registers first,
+//     as the threads' store converts each element), staged in the Swizzled layout of its shape in
+//     the scratch region at offset 0, when the tile fits there (after a GEMM main loop, in its
+//     ring's memory); ntc::dev::tma_store.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -130,6 +132,14 @@ std::optional<int> clusterSharedOperand(const StmtNode &s, const DotLoop &loop,
 }
 
 } // namespace
+
+kir::Stmt withStoredElementType(const kir::Function &f, const kir::Stmt &store) {
+  const Value &v = store->value;
+  const DType stored = f.spec.params[f.spec.arranged[store->param].source].dtype;
+  if (store->kind != StmtKind::Store || !v || v->type.dtype == stored)
+    return store;
+  return withValue(store, withLayout(makeCast(v, stored), v->type.layout, {v}));
+}
 
 /// The TMA form of an access to arranged parameter `param` at `subscripts` by a 2-D tile of
 /// `type` held in the Swizzled<blockBytes> layout, or nullopt.
@@ -254,14 +264,18 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
   // A store is staged in the scratch region at offset 0, which holds nothing between statements,
   // when its tile fits there: a region of its own would cost the program shared memory, hence
   // programs per multiprocessor, for the whole of its run.
+  // A value of another element type than the parameter's is converted in registers first (the
+  // conversion the threads' store would make element by element), so that the copy engine
+  // stores the staged tile as it is.
   auto store = [&](const Stmt &s) {
-    std::optional<TensorMapCopy> copy = tensorMapStore(laid, grid, *s);
+    const Stmt converted = withStoredElementType(laid, s);
+    std::optional<TensorMapCopy> copy = tensorMapStore(laid, grid, *converted);
     if (!copy)
       return s;
-    const TileType &type = s->value->type;
+    const TileType &type = converted->value->type;
     const int64_t bytes =
         type.shape[0].constValue() * type.shape[1].constValue() * dtypeBytes(type.dtype);
-    return bytes <= scratchBytes ? withTensorMap(s, mapIndex(copy->map)) : s;
+    return bytes <= scratchBytes ? withTensorMap(converted, mapIndex(copy->map)) : s;
   };
   std::function<std::vector<Stmt>(const std::vector<Stmt> &)> rewrite =
       [&](const std::vector<Stmt> &body) {

@@ -1249,26 +1249,29 @@ template <int WM, int WN, int M, int N> void layout_test(const char *name) {
   check<float>(n + " transposing conversion", part(4 * S::numel + 3 * M + N, S::numel), x);
 }
 
-/// cast of an Mma-layout float tile to float16/bfloat16 (the operand of a second product, as
-/// attention's p): threads without NaNs take the packed conversion, the others narrow_float;
-/// both must match ntc::cpu bit for bit, NaN payloads included.
-template <class To, int WM, int WN, int M, int N> void layout_cast_test(const char *name) {
+/// cast of an Mma-layout tile of From (float: the operand of a second product, as attention's
+/// p; float16/bfloat16: an epilogue's conversion before a TMA store) to float16/bfloat16:
+/// threads without NaNs take the packed conversion, the others narrow_float; both must match
+/// ntc::cpu bit for bit, NaN payloads included.
+template <class To, int WM, int WN, int M, int N, class From = float>
+void layout_cast_test(const char *name) {
   constexpr int Th = 32 * WM * WN;
   using S = Shape<M, N>;
   using H = host_t<To>;
-  const hvec<float> in = conversion_inputs<float>(S::numel);
-  DevBuf<float> din(in);
+  using HF = host_t<From>;
+  const hvec<HF> in = conversion_inputs<HF>(S::numel);
+  DevBuf<From> din(in);
   DevBuf<To> dout(S::numel);
-  const float *pi = din.ptr;
+  const From *pi = din.ptr;
   To *po = dout.ptr;
   launch<Th>(
       [=] __device__(Smem) {
-        const auto x = dev::load<float, S, dev::Mma<WM, WN>>(pi, 0.0f, RowMajor<S>{});
+        const auto x = dev::load<From, S, dev::Mma<WM, WN>>(pi, From(0.0f), RowMajor<S>{});
         dev::store(po, dev::cast<To>(x), RowMajor<S>{0});
       },
       0);
   check<H>(std::string("layout cast ") + name, dout.get(),
-           cpu::cast<H>(host_tile<float>(shape_of<S>(), in)), bits());
+           cpu::cast<H>(host_tile<HF>(shape_of<S>(), in)), bits());
 }
 
 /// A·B with A in the DotA layout and B in shared memory (plain and transposed), and an
@@ -1458,6 +1461,8 @@ static void test_layouts() {
   swizzled_dot_test<__half, 2, 32, 64, 64, 128>("float16 2x1 32x64x64 (ldmatrix)");
   layout_cast_test<__half, 4, 1, 64, 64>("float -> float16 mma 4x1 (64,64)");
   layout_cast_test<__nv_bfloat16, 2, 2, 32, 48>("float -> bfloat16 mma 2x2 (32,48)");
+  layout_cast_test<__nv_bfloat16, 4, 1, 64, 64, __half>("float16 -> bfloat16 mma 4x1 (64,64)");
+  layout_cast_test<__half, 2, 2, 32, 48, __nv_bfloat16>("bfloat16 -> float16 mma 2x2 (32,48)");
 }
 
 // =================================================================================================

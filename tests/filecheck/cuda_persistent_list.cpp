@@ -1,17 +1,21 @@
 // The configuration space lists persistent=1 (passes/ConfigSpace.cpp) for the TMA configurations
 // of two warpgroups of a GEMM whose body specialize-warps can split (one main loop, an epilogue
 // on registers), when the ring and a column block of the output tile fit in shared memory
-// together; never for one whose epilogue loads (mm_bias adds a tile of `input`) or stores another
-// element type than the tensor's (mm_bf16).
+// together, a bfloat16 output of a float16 value too (use-tensor-maps converts it in registers
+// before the TMA store); never for one whose epilogue loads (mm_bias adds a tile of `input`) or
+// whose output is not 16-bit (mm_f32out: TMA stores 16-bit tiles only).
 
 #include "bias_gemm.hpp"
 
 NT_KERNEL(mm_plain, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
 
-// mm_application casts its result to float16, which TMA cannot store into bfloat16 as it is.
+// mm_application casts its result to float16: converted once more, to bfloat16, before staging.
 NT_KERNEL(mm_bf16, mm_arrangement, mm_application, nt::Tensor(2, nt::bfloat16),
           nt::Tensor(2, nt::bfloat16), nt::Tensor(2, nt::bfloat16));
+
+NT_KERNEL(mm_f32out, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float32));
 
 NT_KERNEL(mm_bias, bias_arrangement, bias_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
@@ -26,5 +30,6 @@ NT_KERNEL(mm_bias, bias_arrangement, bias_application, nt::Tensor(2, nt::float16
 // LIST-NOT: warps=4,{{.*}}persistent=1
 // 64-row tiles of 8 warps do not multiply with wgmma (a 16-row slab per warp).
 // LIST-NOT: BLOCK_SIZE_M=64,{{.*}}warps=8,{{.*}}persistent=1
-// LIST-NOT: mm_bf16 {{.*}}persistent=1
+// LIST: mm_bf16 BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=8,tma=1,persistent=1
+// LIST-NOT: mm_f32out {{.*}}persistent=1
 // LIST-NOT: mm_bias {{.*}}persistent=1

@@ -3,7 +3,8 @@
 // where masked) go by cp.async.bulk.tensor on a tma_ring of the loop, in a third program,
 // `_tma`, which the dispatcher launches when it can encode every tensor map. A tensor read as
 // something else than zero where masked keeps its cp.async copies, and the loop's waits then
-// wait for both.
+// wait for both. The float32 result stored into the float16 output is converted in registers
+// and stored by TMA too (a third map).
 
 #include "two_products.hpp"
 
@@ -20,6 +21,7 @@ NT_KERNEL(mapped, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1
 // GIR-LABEL: IR after use-tensor-maps (ntc_mapped_program2_tma
 // GIR: # tensor map 0: k, box [64, 64], swizzle 128
 // GIR-NEXT: # tensor map 1: v, box [64, 64], swizzle 128
+// GIR-NEXT: # tensor map 2: o, box [64, 64], swizzle 128
 // GIR-NEXT: # tma ring of group 0: 3 stages, 2 arrivals, barriers at {{[0-9]+}}
 // GIR-NOT: cp.async copies too
 // GIR: async_copy if 0 < {{.*}}load k[0]{{.*}} tma map=0
@@ -32,6 +34,7 @@ NT_KERNEL(mapped, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1
 // CU-LABEL: struct ntc_mapped_program2_tma_maps {
 // CU-NEXT: ntc::dev::tensor_map m0; // k, box 64x64, swizzle 128
 // CU-NEXT: ntc::dev::tensor_map m1; // v, box 64x64, swizzle 128
+// CU-NEXT: ntc::dev::tensor_map m2; // o, box 64x64, swizzle 128
 // CU: ntc_mapped_program2_tma(const ntc_mapped_args ntc_args, const __grid_constant__ ntc_mapped_program2_tma_maps ntc_maps) {
 // CU: ntc::dev::tma_ring<3, 2> ntc_ring0{ntc_smem, {{[0-9]+}}};
 // CU: for (Index l_i = 0;
@@ -45,7 +48,8 @@ NT_KERNEL(mapped, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1
 // CU: ntc_mapped_program2_tma_maps ntc_maps;
 // CU-NEXT: if (ntc::rt::tma_device(k->device.device_id) &&
 // CU: ntc::rt::encode_tma(k, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m0.bytes) &&
-// CU-NEXT: ntc::rt::encode_tma(v, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m1.bytes)) {
+// CU-NEXT: ntc::rt::encode_tma(v, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m1.bytes) &&
+// CU-NEXT: ntc::rt::encode_tma(o, {64, 64}, ntc::rt::tma_swizzle::span128, ntc_maps.m2.bytes)) {
 // CU: ntc_mapped_program2_tma<int32_t><<<
 // CU: ntc_mapped_program2_vec<int32_t><<<
 // CU-LABEL: ntc_status_t mapped(

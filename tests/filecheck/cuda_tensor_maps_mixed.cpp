@@ -13,6 +13,7 @@ NT_KERNEL(mixed, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1)
 
 // GIR-LABEL: IR after use-tensor-maps (ntc_mixed_program2_tma
 // GIR: # tensor map 0: v, box [64, 64], swizzle 128
+// GIR-NEXT: # tensor map 1: o, box [64, 64], swizzle 128
 // GIR-NEXT: # tma ring of group 0: 3 stages, 1 arrivals, barriers at {{[0-9]+}}, cp.async copies too
 // GIR: for i in range(0,
 // GIR-NEXT: async_wait pending=1 iteration=i group=0
@@ -21,6 +22,7 @@ NT_KERNEL(mixed, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1)
 
 // CU-LABEL: struct ntc_mixed_program2_tma_maps {
 // CU-NEXT: ntc::dev::tensor_map m0; // v, box 64x64, swizzle 128
+// CU-NEXT: ntc::dev::tensor_map m1; // o, box 64x64, swizzle 128
 // CU-NEXT: };
 // CU: ntc::dev::tma_ring<3, 1> ntc_ring0{ntc_smem, {{[0-9]+}}};
 // CU: for (Index l_i = 0;

@@ -50,7 +50,8 @@ NT_KERNEL(stale_vector, vector_arrangement, vector_application, nt::Tensor(1, nt
 // with 4 warps, too few with 8 (pruned). With sm_90a among the architectures, each
 // configuration comes once more with tma=1, and those in bands of rows (group 8 or 16) a third
 // time in clusters of two (cluster=2; row order, group=1, has none); those of two warpgroups
-// (warps=8) also persistent (persistent=1), where the ring and the output tile fit together.
+// (warps=8) would also be persistent (persistent=1) where the ring and the output tile fit
+// together, but the output here is float32, which TMA does not store (16-bit tiles only).
 // LIST:         kernel tuned_gemm hash {{[0-9a-f]+}} target cuda arch sm_80,sm_90a
 // LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128 default
 // LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=64,BLOCK_SIZE_N=64,warps=4,stages=3,group=1{{$}}
@@ -59,10 +60,9 @@ NT_KERNEL(stale_vector, vector_arrangement, vector_application, nt::Tensor(1, nt
 // LIST:         tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128,warps=8,stages=4,group=16{{$}}
 // LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128,warps=8,stages=4,group=16,tma=1{{$}}
 // LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128,warps=8,stages=4,group=16,tma=1,cluster=2
-// LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128,warps=8,stages=4,group=16,tma=1,persistent=1
 // LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128,warps=8,stages=6,group=1{{$}}
 // LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128,warps=8,stages=6,group=1,tma=1{{$}}
-// LIST-NEXT:    tuned_gemm BLOCK_SIZE_M=128,BLOCK_SIZE_N=128,warps=8,stages=6,group=1,tma=1,persistent=1
+// LIST-NOT:     persistent=1
 // LIST:         kernel stale_vector
 
 // Two buckets on the CPU, one on sm_90 (compiled for 80 and 90a, so kept), one on sm_75 (not

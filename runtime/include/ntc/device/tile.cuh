@@ -377,6 +377,43 @@ __device__ inline void narrow_pairs(const float (&wide)[N], U (&narrow)[N]) {
     split_pair(words[s / 2], narrow[s], narrow[s + 1]);
 }
 
+/// Nonzero when either 16-bit float of join_pair word `word` (float16 or bfloat16 T) is NaN: its
+/// magnitude bits above the infinity's, tested for both halves at once (no carry crosses them).
+template <class T> __device__ inline uint32_t either_half_nan(uint32_t word) {
+  constexpr uint32_t below_sign = std::is_same_v<T, float16> ? 0x03ff03ffu : 0x007f007fu;
+  return ((word & 0x7fff7fffu) + below_sign) & 0x80008000u;
+}
+
+/// The slots of `half` (16-bit floats) as the other 16-bit float format U: each pair widened
+/// (exactly) and narrowed by one packed conversion when no slot is NaN, which one test of the
+/// whole tile decides (on the 16-bit words); else element by element by narrow_float, which
+/// keeps NaN payloads.
+template <class U, class T, int N>
+__device__ inline void convert_halves(const T (&half)[N], U (&other)[N]) {
+  static_assert(is_half_v<T> && is_half_v<U> && N % 2 == 0,
+                "ntc::dev::convert_halves: pairs of 16-bit floats");
+  uint32_t nan = 0;
+#pragma unroll
+  for (int s = 0; s < N; s += 2)
+    nan |= either_half_nan<T>(join_pair(half[s], half[s + 1]));
+  if (nan == 0) {
+    // No NaN: the hardware's widening (widen's NaN case is not needed).
+    auto wide = [](T x) {
+      if constexpr (std::is_same_v<T, float16>)
+        return __half2float(x);
+      else
+        return __bfloat162float(x);
+    };
+#pragma unroll
+    for (int s = 0; s < N; s += 2)
+      split_pair(narrow_float_pair<U>(wide(half[s]), wide(half[s + 1])), other[s], other[s + 1]);
+  } else {
+#pragma unroll
+    for (int s = 0; s < N; ++s)
+      other[s] = narrow_float<U>(widen(half[s]));
+  }
+}
+
 } // namespace detail
 
 /// Applies f slot by slot to the operands (tiles of the result's size, replicated tiles or
@@ -466,12 +503,17 @@ __device__ inline auto zip(const Tile<A, SA, Th> &a, const Tile<B, SB, Th> &b, F
 /// Element-wise conversion to U (see convert()).
 template <class U, class T, class S, int Th>
 __device__ inline Tile<U, S, Th> cast(const Tile<T, S, Th> &t) {
-  if constexpr (std::is_same_v<U, T>)
+  if constexpr (std::is_same_v<U, T>) {
     return t;
-  else if constexpr (std::is_same_v<T, float> && is_half_v<U>)
+  } else if constexpr (std::is_same_v<T, float> && is_half_v<U>) {
     return ::ntc::dev::elementwise<U>([](float x) { return x; }, t); // narrowed in pairs
-  else
+  } else if constexpr (is_half_v<T> && is_half_v<U> && Tile<T, S, Th>::Slots % 2 == 0) {
+    Tile<U, S, Th> r;
+    detail::convert_halves(t.v, r.v);
+    return r;
+  } else {
     return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
+  }
 }
 
 /// f applied to each element of a layout-typed tile.
@@ -482,12 +524,17 @@ __device__ inline auto map(const LTile<T, S, L> &a, F f) {
 }
 
 /// Element-wise conversion of a layout-typed tile to U (float to float16/bfloat16 two elements
-/// at a time, detail::narrow_pairs).
+/// at a time, detail::narrow_pairs; float16 to bfloat16 and back, detail::convert_halves).
 template <class U, class T, class S, class L>
 __device__ inline LTile<U, S, L> cast(const LTile<T, S, L> &t) {
   if constexpr (std::is_same_v<T, float> && is_half_v<U> && LTile<T, S, L>::Slots % 2 == 0) {
     LTile<U, S, L> r;
     detail::narrow_pairs(t.v, r.v);
+    return r;
+  } else if constexpr (is_half_v<T> && is_half_v<U> && !std::is_same_v<T, U> &&
+                       LTile<T, S, L>::Slots % 2 == 0) {
+    LTile<U, S, L> r;
+    detail::convert_halves(t.v, r.v);
     return r;
   } else {
     return ::ntc::dev::elementwise<U>([](T x) { return ::ntc::dev::convert<U>(x); }, t);
