@@ -125,10 +125,22 @@ static void block_swizzle() {
       groups.insert(layout::block_swizzled_offset(r, 8 * u, 8, 128, 2) / 8 % 8);
     expect(groups.size() == 8, "128-byte block swizzle: eight rows in eight bank groups", u);
   }
+  // The split that scatter_mma_swizzled stores by: a per-row XOR of the unit index, equal for
+  // rows equal modulo 8, and the same offsets as block_swizzled_offset.
+  for (int block : {32, 64, 128})
+    for (int r = 0; r < 64; ++r) {
+      expect(layout::block_swizzle_xor(r, block) == layout::block_swizzle_xor(r % 8, block),
+             "the swizzle's XOR repeats every 8 rows", block, r);
+      for (int c = 0; c < 256; ++c)
+        expect(layout::block_swizzled_byte(r, c, 64, block, layout::block_swizzle_xor(r, block)) ==
+                   2 * layout::block_swizzled_offset(r, c, 64, block, 2),
+               "block_swizzled_byte is block_swizzled_offset in bytes", block, r * 256 + c);
+    }
   // The 128-byte block of rows of exactly 128 bytes is the row swizzle of dot_loop's ring.
   for (int r = 0; r < 16; ++r)
     for (int c = 0; c < 64; ++c)
-      expect(layout::block_swizzled_offset(r, c, 16, 128, 2) == layout::swizzled_offset(r, c, 64, 2),
+      expect(layout::block_swizzled_offset(r, c, 16, 128, 2) ==
+                 layout::swizzled_offset(r, c, 64, 2),
              "one 128-byte block is the row swizzle", r, c);
   static_assert(layout::block_row_bytes(512) == 128 && layout::block_row_bytes(64) == 64 &&
                 layout::block_row_bytes(96) == 32 && layout::block_row_bytes(48) == 0);

@@ -113,6 +113,24 @@ NTC_DEV_HD constexpr int block_swizzled_offset(int row, int col, int rows, int b
   return (a ^ (((a >> 7) & (block / 16 - 1)) << 4)) / bytes;
 }
 
+/// The XOR that the column-block swizzle (block_swizzled_offset, `block` bytes wide) applies to
+/// the 16-byte unit index of every element of row `row`: a function of the row modulo 8 alone.
+NTC_DEV_HD constexpr int block_swizzle_xor(int row, int block) {
+  return ((row * block) >> 7) & (block / 16 - 1);
+}
+
+/// Byte offset of element (row, col) (2-byte elements) in the column-block swizzled buffer of
+/// `rows` rows and `block`-byte blocks, split as the stores of a thread whose rows are equal
+/// modulo 8 compute it: the block's and the row's offsets, plus the element's 16-byte unit XOR
+/// `swizzle_xor` (block_swizzle_xor of the row), plus its place in the unit. Equal to
+/// 2 · block_swizzled_offset(row, col, rows, block, 2).
+NTC_DEV_HD constexpr int block_swizzled_byte(int row, int col, int rows, int block,
+                                             int swizzle_xor) {
+  const int block_cols = block / 2;
+  return (col / block_cols) * rows * block + row * block +
+         (((col % block_cols) / 8 ^ swizzle_xor) << 4) + (col % 8) * 2;
+}
+
 /// Rows of the warp grid with which dot_loop (gemm.cuh) tiles a bm×bn block over `warps` warps:
 /// every warp's tile a multiple of 16×16 and as square as possible (fewest fragment loads per
 /// mma); 0 when no grid fits.

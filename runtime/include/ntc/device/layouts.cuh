@@ -690,6 +690,46 @@ __device__ inline void scatter_swizzled(const X &x, element_t<X> *buffer) {
     scatter(x, buffer, [](const int *i) { return Map::offset(i[0], i[1]); });
 }
 
+/// True when tile type X can be written into a Swizzled<B> buffer by scatter_mma_swizzled: an
+/// Mma-layout tile of 16-bit elements whose warps' columns start at whole column blocks.
+template <class X, int B> inline constexpr bool mma_swizzled_pairs_v = false;
+/// True when tile type X can be written into a Swizzled<B> buffer by scatter_mma_swizzled.
+template <class T, class S, int WM, int WN, int B>
+inline constexpr bool
+    mma_swizzled_pairs_v<LTile<T, S, Mma<WM, WN>>, B> = sizeof(T) == 2 && S::rank == 2 &&
+                                                        (S::dim(1) / WN) % (B / 2) == 0;
+
+/// The column blocks [first_block, first_block + blocks) of x (an Mma-layout tile,
+/// mma_swizzled_pairs_v) written into `buffer`, the Swizzled<B> layout of x's shape less
+/// first_block's blocks (a round of tma_store), two adjacent columns of a row (one 32-bit word)
+/// per store. A thread's rows are equal modulo 8 (fragment rows g and g + 8, warps and fragments
+/// 16 rows apart), so the swizzle's XOR of the unit index (layout::block_swizzle_xor) is the same
+/// for all its slots: each store's address is a per-thread base, a constant, and the swizzled
+/// unit of its columns, one of at most 8 values (layout::block_swizzled_byte).
+template <int B, class T, class S, int WM, int WN>
+__device__ inline void scatter_mma_swizzled(const LTile<T, S, Mma<WM, WN>> &x, T *buffer,
+                                            int first_block, int blocks) {
+  using Map = typename Mma<WM, WN>::template on<S>;
+  constexpr int M = S::dim(0), N = S::dim(1), block_cols = B / 2;
+  const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
+  const int row0 = (w / WN) * (M / WM) + lane / 4; // the thread's first row
+  const int first_col = (w % WN) * (N / WN);       // its warp's first column: a whole block
+  const int swizzle_xor = layout::block_swizzle_xor(row0, B); // every row of the thread's
+  char *base = reinterpret_cast<char *>(buffer) + row0 * B + 4 * (lane % 4);
+#pragma unroll
+  for (int f = 0; f < Map::MT * Map::NT; ++f) {
+    const int mi = f / Map::NT, col = (f % Map::NT) * 8; // the fragment's columns col..col + 7
+    const int block = first_col / block_cols + col / block_cols - first_block;
+    if (block < 0 || block >= blocks)
+      continue; // another round's
+    char *at = base + block * M * B + mi * 16 * B + ((((col % block_cols) / 8) ^ swizzle_xor) << 4);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) // rows g and g + 8
+      *reinterpret_cast<uint32_t *>(at + h * 8 * B) =
+          join_pair<T>(x.v[4 * f + 2 * h], x.v[4 * f + 2 * h + 1]);
+  }
+}
+
 } // namespace detail
 
 /// x written to shared memory at byte `Offset` of smem in shared layout L (Transpose: the result
@@ -767,7 +807,9 @@ __device__ inline void tma_store(const X &x, const tensor_map &map, Smem smem,
         asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 #endif
     sync_threads<SyncThreads>();
-    if constexpr (Rounds == 1 && !is_ltile_v<X>) {
+    if constexpr (detail::mma_swizzled_pairs_v<X, BlockBytes>) {
+      detail::scatter_mma_swizzled<BlockBytes>(x, buffer, round * per_round, per_round);
+    } else if constexpr (Rounds == 1 && !is_ltile_v<X>) {
       detail::scatter_swizzled<Map>(x, buffer);
     } else {
       // The elements of this round's column blocks, at their places in the staged blocks.
