@@ -13,7 +13,7 @@ builds = [a.split("=", 1) for a in sys.argv[1:]]
 sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
-from gpu_bench import sets_for, timed  # noqa: E402
+from gpu_bench import sets_for, timed_interleaved  # noqa: E402
 from ntc_dlpack import Library  # noqa: E402
 
 torch.manual_seed(4)
@@ -28,15 +28,21 @@ for b, h, s, d, causal in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16,
     ref = torch.nn.functional.scaled_dot_product_attention(qs[0], ks[0], vs[0], scale=1.0,
                                                            is_causal=bool(causal))
     flops = 4 * b * h * s * s * d // (2 if causal else 1)
-    sdpa = timed(lambda i, st: torch.nn.functional.scaled_dot_product_attention(
-        qs[i], ks[i], vs[i], scale=1.0, is_causal=bool(causal)), sets, reps=5, runs=7)
-    print(f"{b}x{h}x{s}x{d}{' causal' if causal else ''}: SDPA {flops / sdpa / 1e12:6.1f} TFLOP/s")
+    checked = []
     for label, lib in libs:
         os_[0].zero_()
         lib.call("attention_f16", qs[0], ks[0], vs[0], causal, os_[0])
         torch.cuda.synchronize()
-        ok = bool(((os_[0] - ref).abs() <= 0.03 + 0.03 * ref.abs()).all())
-        t = timed(lambda i, st: lib.call("attention_f16", qs[i], ks[i], vs[i], causal, os_[i],
-                                         stream=st), sets, reps=5, runs=7)
+        checked.append(bool(((os_[0] - ref).abs() <= 0.03 + 0.03 * ref.abs()).all()))
+    # SDPA and every build replayed in turn, run after run (gpu_bench.timed_interleaved).
+    times = timed_interleaved(
+        [lambda i, st: torch.nn.functional.scaled_dot_product_attention(
+            qs[i], ks[i], vs[i], scale=1.0, is_causal=bool(causal))] +
+        [lambda i, st, lib=lib: lib.call("attention_f16", qs[i], ks[i], vs[i], causal, os_[i],
+                                         stream=st) for _, lib in libs],
+        sets, reps=5, runs=9)
+    sdpa = times[0]
+    print(f"{b}x{h}x{s}x{d}{' causal' if causal else ''}: SDPA {flops / sdpa / 1e12:6.1f} TFLOP/s")
+    for (label, _), ok, t in zip(libs, checked, times[1:]):
         print(f"  {label:<24} {flops / t / 1e12:6.1f} TFLOP/s  {sdpa / t:5.2f}x SDPA"
               f"{'' if ok else '  WRONG'}", flush=True)

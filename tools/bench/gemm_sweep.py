@@ -2,8 +2,9 @@
 against cuBLAS on the GPU, in one run, interleaved per shape.
 
 Each build is a shared library exporting the kernel; the timing is gpu_bench.py's (CUDA graph
-over rotating buffers, median of replays) and every build is checked once against a float32
-product before timing. The precursor of a tuning run: it prints one line per build and shape.
+over rotating buffers, median of replays; cuBLAS and the builds replayed in turn, so that all run
+in the same power and clock state) and every build is checked once against a float32 product
+before timing. The precursor of a tuning run: it prints one line per build and shape.
 Usage: python3 gemm_sweep.py [--table T.json] <kernel> <label>=<lib.so> [<label>=<lib.so> ...]
 (--table: the shapes of the kernel's entries in a tuning table instead of the fixed list; a kernel
 whose name ends in bf16 gets bfloat16 operands, the others float16)
@@ -22,7 +23,7 @@ dtype = torch.bfloat16 if kernel.endswith("bf16") else torch.float16  # matmul_b
 sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
-from gpu_bench import sets_for, timed  # noqa: E402
+from gpu_bench import sets_for, timed_interleaved  # noqa: E402
 from ntc_dlpack import Library  # noqa: E402
 
 torch.manual_seed(3)
@@ -39,16 +40,22 @@ for m, n, k in shapes:
     c = [torch.empty(m, n, device="cuda", dtype=dtype) for _ in range(sets)]
     ref = a[0].float() @ b[0].float()
     reps = 3 if m * n * k >= 8192**3 else 10
-    cublas = timed(lambda i, s: torch.matmul(a[i], b[i], out=c[i]), sets, reps=reps, runs=7)
     flops = 2 * m * n * k
-    print(f"{m}x{n}x{k}: cuBLAS {flops / cublas / 1e12:6.1f} TFLOP/s")
+    checked = []
     for label, lib in libs:
         if table:  # which configuration the library's dispatcher takes for the shape
             print(f"  {label:<24} takes {lib.config_for(kernel, a[0], b[0], c[0])}")
         c[0].zero_()
         lib.call(kernel, a[0], b[0], c[0])
         torch.cuda.synchronize()
-        ok = bool(((c[0].float() - ref).abs() <= 0.05 + 0.02 * ref.abs()).all())
-        t = timed(lambda i, s: lib.call(kernel, a[i], b[i], c[i], stream=s), sets, reps=reps, runs=7)
+        checked.append(bool(((c[0].float() - ref).abs() <= 0.05 + 0.02 * ref.abs()).all()))
+    # cuBLAS and every build replayed in turn, run after run (gpu_bench.timed_interleaved).
+    times = timed_interleaved(
+        [lambda i, s: torch.matmul(a[i], b[i], out=c[i])] +
+        [lambda i, s, lib=lib: lib.call(kernel, a[i], b[i], c[i], stream=s) for _, lib in libs],
+        sets, reps=reps, runs=9)
+    cublas = times[0]
+    print(f"{m}x{n}x{k}: cuBLAS {flops / cublas / 1e12:6.1f} TFLOP/s")
+    for (label, _), ok, t in zip(libs, checked, times[1:]):
         print(f"  {label:<24} {flops / t / 1e12:6.1f} TFLOP/s  {cublas / t:5.2f}x cuBLAS"
               f"{'' if ok else '  WRONG'}")

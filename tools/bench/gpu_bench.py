@@ -44,6 +44,40 @@ def timed(fn_for_set, nsets, reps=20, runs=15):
     return statistics.median(times)
 
 
+def timed_interleaved(fns_for_set, nsets, reps=20, runs=15):
+    """Median seconds per call of each fn_for_set(i % nsets), each captured in a graph of reps
+    calls, the graphs replayed in turn (one replay of each per run), so that every function
+    runs in the same power and clock state (a power-limited GPU lowers its clock under a long
+    run: timed one after the other, the first function would run on a cooler GPU)."""
+    stream = torch.cuda.Stream()
+    graphs = []
+    for fn_for_set in fns_for_set:
+        with torch.cuda.stream(stream):
+            for i in range(3):
+                fn_for_set(i % nsets, stream.cuda_stream)
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            for i in range(reps):
+                fn_for_set(i % nsets, stream.cuda_stream)
+        graphs.append(graph)
+    for graph in graphs:
+        for _ in range(2):
+            graph.replay()
+    torch.cuda.synchronize()
+    times = [[] for _ in graphs]
+    for _ in range(runs):
+        for g, graph in enumerate(graphs):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            graph.replay()
+            end.record()
+            end.synchronize()
+            times[g].append(start.elapsed_time(end) / 1e3 / reps)
+    return [statistics.median(t) for t in times]
+
+
 def sets_for(bytes_per_set):
     return max(1, min(16, -(-3 * L2_BYTES // bytes_per_set)))
 

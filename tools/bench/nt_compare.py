@@ -3,7 +3,8 @@
 NineToothed's kernels are written here as its own tests write them (tests/test_attention.py,
 test_matmul.py, test_softmax.py): the same arrangements as kernels/*.cpp, with Triton's
 autotuning over the meta-parameters. Every implementation is timed the same way (gpu_bench.py's
-CUDA graph over rotating buffers, median of replays), interleaved per workload, and checked
+CUDA graph over rotating buffers, median of replays, the implementations' graphs replayed in
+turn so that all run in the same power and clock state), and checked
 once against PyTorch before timing. Without the ninetoothed package its column is left out.
 Usage: python3 nt_compare.py <libkernels_cuda.so> [attention|matmul|softmax ...] (default: all)
 """
@@ -13,7 +14,7 @@ import sys
 import torch
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from gpu_bench import lib, sets_for, timed  # noqa: E402
+from gpu_bench import lib, sets_for, timed_interleaved  # noqa: E402
 
 try:
     import ninetoothed
@@ -121,6 +122,12 @@ if ninetoothed is not None:
         output = numerator / ntl.sum(numerator)  # noqa: F841
 
 
+def interleaved(impls, nsets, **kw):
+    """Each implementation's median seconds per call, their graphs replayed in turn
+    (gpu_bench.timed_interleaved: all run in the same power and clock state)."""
+    return dict(zip(impls, timed_interleaved(list(impls.values()), nsets, **kw)))
+
+
 def attention(b, h, s, d, causal):
     k = sets_for(4 * 2 * b * h * s * d)
     qs, ks, vs, os_ = ([torch.randn(b, h, s, d, device="cuda", dtype=torch.float16)
@@ -140,7 +147,7 @@ def attention(b, h, s, d, causal):
         impls["ninetoothed"] = lambda i, st: nt_attention(qs[i], ks[i], vs[i], causal, os_[i])
     flops = 4 * b * h * s * s * d * (0.5 if causal else 1)
     report(f"attention f16 {b}x{h}x{s}x{d}{' causal' if causal else ''}", flops, "TFLOP/s",
-           {name: timed(fn, k, reps=5, runs=9) for name, fn in impls.items()})
+           interleaved(impls, k, reps=5, runs=9))
 
 
 def matmul(m, n, kk, dtype=torch.float16):
@@ -159,7 +166,7 @@ def matmul(m, n, kk, dtype=torch.float16):
         nt_matmul[dtype](a[0], b[0], c[0])
         impls["ninetoothed"] = lambda i, st: nt_matmul[dtype](a[i], b[i], c[i])
     report(f"matmul {name} {m}x{n}x{kk}", 2 * m * n * kk, "TFLOP/s",
-           {name: timed(fn, k, reps=5, runs=9) for name, fn in impls.items()})
+           interleaved(impls, k, reps=5, runs=9))
 
 
 def softmax(r, c):
@@ -176,7 +183,7 @@ def softmax(r, c):
         nt_softmax(xs[0], outs[0], BLOCK_SIZE=block)
         impls["ninetoothed"] = lambda i, st: nt_softmax(xs[i], outs[i], BLOCK_SIZE=block)
     report(f"softmax f32 {r}x{c}", 8 * r * c, "TB/s",
-           {name: timed(fn, k) for name, fn in impls.items()})
+           interleaved(impls, k))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Checks a library built from one configuration of matmul or attention_f16 (a "variant", see
+"""Checks a library built from one configuration of matmul, matmul_bf16 or attention_f16 (a "variant", see
 tools/scripts/variant-bundle.sh) against PyTorch at tail shapes: sizes that are not multiples of
 any tile, K shorter than one tile, one-row outputs, and tensors whose rows are not 16-byte
 aligned (the dispatcher then launches another program than the TMA or vector one); matmul also
@@ -35,19 +35,22 @@ def report(what, ok, detail=""):
     print(f"{'ok  ' if ok else 'FAIL'} {what} {detail}", flush=True)
 
 
-if exported("matmul"):
+for kernel, dtype in (("matmul", torch.float16), ("matmul_bf16", torch.bfloat16)):
+    if not exported(kernel):
+        continue
     for m, n, k, pad in ((65, 97, 130, 0), (136, 72, 200, 0), (1, 256, 64, 0), (256, 256, 8, 0),
                          (300, 520, 777, 0), (128, 256, 512, 0), (64, 64, 100, 3),
                          (1000, 776, 1032, 0), (256, 1024, 200, 0)):
         # pad > 0: rows of k + pad elements, so that strides are not multiples of 16 bytes.
-        a = torch.randn(m, k + pad, device="cuda", dtype=torch.float16)[:, :k]
-        b = torch.randn(k, n + pad, device="cuda", dtype=torch.float16)[:, :n]
-        out = torch.empty(m, n, device="cuda", dtype=torch.float16)
-        lib.call("matmul", a, b, out)
+        a = torch.randn(m, k + pad, device="cuda", dtype=dtype)[:, :k]
+        b = torch.randn(k, n + pad, device="cuda", dtype=dtype)[:, :n]
+        out = torch.empty(m, n, device="cuda", dtype=dtype)
+        lib.call(kernel, a, b, out)
         torch.cuda.synchronize()
         ref = (a.float() @ b.float())
         err = ((out.float() - ref).abs() / (1 + ref.abs())).max().item()
-        report(f"matmul {m}x{n}x{k}{' unaligned' if pad else ''}", err < 2e-2, f"max error {err:.3g}")
+        report(f"{kernel} {m}x{n}x{k}{' unaligned' if pad else ''}", err < 2e-2,
+               f"max error {err:.3g}")
 
 if exported("attention_f16"):
     for b, h, s, d, causal, pad in ((1, 2, 100, 64, 0, 0), (2, 2, 65, 32, 1, 0), (1, 1, 1, 64, 0, 0),
