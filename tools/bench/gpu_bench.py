@@ -19,9 +19,8 @@ torch.manual_seed(1)
 L2_BYTES = 60 * 2**20
 
 
-def timed(fn_for_set, nsets, reps=20, runs=15):
-    """Median seconds per call of fn_for_set(i % nsets), captured in a graph of reps calls."""
-    stream = torch.cuda.Stream()
+def captured(fn_for_set, nsets, reps, stream):
+    """A CUDA graph of reps calls of fn_for_set(i % nsets) on `stream`, after 3 warm-up calls."""
     with torch.cuda.stream(stream):
         for i in range(3):
             fn_for_set(i % nsets, stream.cuda_stream)
@@ -30,18 +29,12 @@ def timed(fn_for_set, nsets, reps=20, runs=15):
     with torch.cuda.graph(graph, stream=stream):
         for i in range(reps):
             fn_for_set(i % nsets, stream.cuda_stream)
-    for _ in range(3):
-        graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(runs):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1e3 / reps)
-    return statistics.median(times)
+    return graph
+
+
+def timed(fn_for_set, nsets, reps=20, runs=15):
+    """Median seconds per call of fn_for_set(i % nsets), captured in a graph of reps calls."""
+    return timed_interleaved([fn_for_set], nsets, reps, runs)[0]
 
 
 def timed_interleaved(fns_for_set, nsets, reps=20, runs=15):
@@ -50,19 +43,9 @@ def timed_interleaved(fns_for_set, nsets, reps=20, runs=15):
     runs in the same power and clock state (a power-limited GPU lowers its clock under a long
     run: timed one after the other, the first function would run on a cooler GPU)."""
     stream = torch.cuda.Stream()
-    graphs = []
-    for fn_for_set in fns_for_set:
-        with torch.cuda.stream(stream):
-            for i in range(3):
-                fn_for_set(i % nsets, stream.cuda_stream)
-        torch.cuda.synchronize()
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, stream=stream):
-            for i in range(reps):
-                fn_for_set(i % nsets, stream.cuda_stream)
-        graphs.append(graph)
+    graphs = [captured(fn_for_set, nsets, reps, stream) for fn_for_set in fns_for_set]
     for graph in graphs:
-        for _ in range(2):
+        for _ in range(3):
             graph.replay()
     torch.cuda.synchronize()
     times = [[] for _ in graphs]
