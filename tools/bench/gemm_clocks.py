@@ -23,6 +23,9 @@ dtype = torch.bfloat16 if kernel.endswith("bf16") else torch.float16
 sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
 from ntc_dlpack import Library  # noqa: E402
 
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from graphs import captured  # noqa: E402
+
 SECONDS = float(os.environ.get("NTC_CLOCKS_SECONDS", "3"))  # per phase
 torch.manual_seed(5)
 sets = 4
@@ -35,16 +38,8 @@ flops = 2 * m * n * k
 
 def sustained(call):
     """TFLOP/s of `call(i, stream)` replayed in a graph for SECONDS, and the phase's times."""
-    stream = torch.cuda.Stream()
     reps = 8
-    with torch.cuda.stream(stream):
-        for i in range(3):
-            call(i % sets, stream.cuda_stream)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=stream):
-        for i in range(reps):
-            call(i % sets, stream.cuda_stream)
+    graph = captured(call, sets, reps, torch.cuda.Stream())
     graph.replay()
     torch.cuda.synchronize()
     begin = time.time()

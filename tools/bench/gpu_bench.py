@@ -14,22 +14,12 @@ import torch
 sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
 from ntc_dlpack import Library  # noqa: E402
 
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from graphs import captured  # noqa: E402
+
 lib = Library(sys.argv[1])
 torch.manual_seed(1)
 L2_BYTES = 60 * 2**20
-
-
-def captured(fn_for_set, nsets, reps, stream):
-    """A CUDA graph of reps calls of fn_for_set(i % nsets) on `stream`, after 3 warm-up calls."""
-    with torch.cuda.stream(stream):
-        for i in range(3):
-            fn_for_set(i % nsets, stream.cuda_stream)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=stream):
-        for i in range(reps):
-            fn_for_set(i % nsets, stream.cuda_stream)
-    return graph
 
 
 def timed(fn_for_set, nsets, reps=20, runs=15):
