@@ -80,7 +80,7 @@ for line in smi.stdout.read().splitlines():
     t += float("0." + stamp.split(".")[1]) if "." in stamp else 0.0
     samples.append((t, float(clock), float(power), float(temp)))
 for label, tflops, begin, finish in phases:
-    inside = [s for s in samples if begin + 0.5 <= s[0] <= finish]
+    inside = [s for s in samples if begin + min(0.5, SECONDS / 4) <= s[0] <= finish]
     if inside:
         clock = statistics.median(s[1] for s in inside)
         power = statistics.median(s[2] for s in inside)

@@ -2,8 +2,8 @@
 
 Each operation is captured in a CUDA graph of `reps` calls over rotating buffer sets
 (inputs larger than the L2 in total), the graph is replayed after a warm-up, and the
-median of `runs` replays (timed with CUDA events) divided by `reps` is reported; every
-result is checked once before timing. Inputs are random, never zeros. Prints one table.
+median of `runs` replays (timed with CUDA events) divided by `reps` is reported, ours and
+the reference replayed in turn (timed_interleaved); every result is checked once before timing. Inputs are random, never zeros. Prints one table.
 Usage: python3 gpu_bench.py <libkernels_cuda.so>
 """
 import statistics
@@ -72,9 +72,10 @@ def main():
         lib.call("add_f32", xs[0], ys[0], outs[0])
         torch.cuda.synchronize()
         assert torch.allclose(outs[0], xs[0] + ys[0])
-        ours = timed(lambda i, s: lib.call("add_f32", xs[i], ys[i], outs[i], stream=s), k)
-        torch_add = timed(lambda i, s: torch.add(xs[i], ys[i], out=outs[i]), k)
-        copy = timed(lambda i, s: outs[i].copy_(xs[i]), k)
+        ours, torch_add, copy = timed_interleaved(
+            [lambda i, s: lib.call("add_f32", xs[i], ys[i], outs[i], stream=s),
+             lambda i, s: torch.add(xs[i], ys[i], out=outs[i]),
+             lambda i, s: outs[i].copy_(xs[i])], k)
         row(f"add f32 2^{n.bit_length() - 1}", ours, torch_add, "torch.add", 12 * n, "TB/s")
         row(f"add f32 2^{n.bit_length() - 1}", ours, copy, "d2d copy*", 12 * n, "TB/s")
 
@@ -85,8 +86,9 @@ def main():
         lib.call("softmax", xs[0], outs[0])
         torch.cuda.synchronize()
         assert torch.allclose(outs[0], torch.softmax(xs[0], -1), atol=1e-6, rtol=1e-5)
-        ours = timed(lambda i, s: lib.call("softmax", xs[i], outs[i], stream=s), k)
-        theirs = timed(lambda i, s: torch.softmax(xs[i], -1), k)
+        ours, theirs = timed_interleaved(
+            [lambda i, s: lib.call("softmax", xs[i], outs[i], stream=s),
+             lambda i, s: torch.softmax(xs[i], -1)], k)
         row(f"softmax f32 {r}x{c}", ours, theirs, "torch.softmax", 8 * r * c, "TB/s")
 
     for n in (1024, 4096, 8192):
@@ -99,8 +101,9 @@ def main():
         ref = (a[0].float() @ b[0].float())
         assert ((c[0].float() - ref).abs() <= 0.05 + 0.02 * ref.abs()).all()
         reps = 3 if n == 8192 else 10
-        ours = timed(lambda i, s: lib.call("matmul", a[i], b[i], c[i], stream=s), k, reps=reps, runs=7)
-        theirs = timed(lambda i, s: torch.matmul(a[i], b[i], out=c[i]), k, reps=reps, runs=7)
+        ours, theirs = timed_interleaved(
+            [lambda i, s: lib.call("matmul", a[i], b[i], c[i], stream=s),
+             lambda i, s: torch.matmul(a[i], b[i], out=c[i])], k, reps=reps, runs=7)
         row(f"matmul f16 {n}^3", ours, theirs, "cuBLAS", 2 * n**3, "TFLOP/s")
 
     print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
