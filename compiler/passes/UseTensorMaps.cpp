@@ -134,9 +134,11 @@ std::optional<int> clusterSharedOperand(const StmtNode &s, const DotLoop &loop,
 } // namespace
 
 kir::Stmt withStoredElementType(const kir::Function &f, const kir::Stmt &store) {
+  if (store->kind != StmtKind::Store || !store->value)
+    return store;
   const Value &v = store->value;
   const DType stored = f.spec.params[f.spec.arranged[store->param].source].dtype;
-  if (store->kind != StmtKind::Store || !v || v->type.dtype == stored)
+  if (v->type.dtype == stored)
     return store;
   return withValue(store, withLayout(makeCast(v, stored), v->type.layout, {v}));
 }

@@ -714,18 +714,19 @@ __device__ inline void scatter_mma_swizzled(const LTile<T, S, Mma<WM, WN>> &x, T
   const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
   const int row0 = (w / WN) * (M / WM) + lane / 4; // the thread's first row
   const int first_col = (w % WN) * (N / WN);       // its warp's first column: a whole block
-  const int swizzle_xor = layout::block_swizzle_xor(row0, B); // every row of the thread's
-  char *base = reinterpret_cast<char *>(buffer) + row0 * B + 4 * (lane % 4);
+  const int swizzle_xor = layout::block_swizzle_xor(row0, B);     // every row of the thread's
+  char *base = reinterpret_cast<char *>(buffer) + 4 * (lane % 4); // its two columns of a unit
 #pragma unroll
   for (int f = 0; f < Map::MT * Map::NT; ++f) {
-    const int mi = f / Map::NT, col = (f % Map::NT) * 8; // the fragment's columns col..col + 7
-    const int block = first_col / block_cols + col / block_cols - first_block;
-    if (block < 0 || block >= blocks)
+    const int mi = f / Map::NT;
+    // The fragment's columns col..col + 7, counted from this round's first column block.
+    const int col = first_col + (f % Map::NT) * 8 - first_block * block_cols;
+    if (col < 0 || col >= blocks * block_cols)
       continue; // another round's
-    char *at = base + block * M * B + mi * 16 * B + ((((col % block_cols) / 8) ^ swizzle_xor) << 4);
 #pragma unroll
     for (int h = 0; h < 2; ++h) // rows g and g + 8
-      *reinterpret_cast<uint32_t *>(at + h * 8 * B) =
+      *reinterpret_cast<uint32_t *>(
+          base + layout::block_swizzled_byte(row0 + mi * 16 + h * 8, col, M, B, swizzle_xor)) =
           join_pair<T>(x.v[4 * f + 2 * h], x.v[4 * f + 2 * h + 1]);
   }
 }
