@@ -351,6 +351,13 @@ private:
         break;
       case StmtKind::AsyncWait:
         if (const kir::TmaRing *ring = tmaRing(s->group)) {
+          // A ring refilled by releases: the release orders this thread's reads of the stage
+          // before its next copy (no fence here), and no barrier guards the refill.
+          if (ring->lastReleaserRefills) {
+            line(ringName(*ring) + ".wait<false>(" + stageIndex(s->end, s->step, ring->stages) +
+                 ");");
+            break;
+          }
           line(ringName(*ring) + ".wait(" + stageIndex(s->end, s->step, ring->stages) + ");");
           if (!ring->asyncCopiesToo) {
             line(ns_ + "::barrier();");
@@ -371,6 +378,9 @@ private:
         break;
       case StmtKind::Barrier:
         line(ns_ + "::barrier();");
+        break;
+      case StmtKind::StageRelease:
+        stageRelease(*s);
         break;
       case StmtKind::If:
         line("if (" + condition(s->cond) + ") {");
@@ -660,9 +670,26 @@ private:
            ")";
   }
 
+  /// Every warp releases the stage; the one thread that release_last names (lane 0 of the
+  /// warp releasing last) issues the stage's next copies (refill: no issuer check).
+  void stageRelease(const StmtNode &s) {
+    const kir::TmaRing *ring = tmaRing(s.group);
+    if (!ring || !ring->lastReleaserRefills)
+      throw std::logic_error("a stage release on a ring that release-stages did not plan");
+    line("if (" + ringName(*ring) + ".release_last(" + stageIndex(s.end, s.step, ring->stages) +
+         ")) {");
+    ++indent_;
+    refilling_ = true;
+    stmts(s.body);
+    refilling_ = false;
+    --indent_;
+    line("}");
+  }
+
   /// A pipelined copy by TMA (use-tensor-maps marked it): thread 0 issues it on the ring of its
-  /// loop, from the coordinates of the tile's first element (innermost first, as TMA takes
-  /// them); zeros unless the mask terms TMA does not check hold.
+  /// loop (or, in a stage release, the releasing thread), from the coordinates of the tile's
+  /// first element (innermost first, as TMA takes them); zeros unless the mask terms TMA does
+  /// not check hold.
   void tensorMapCopy(const StmtNode &s) {
     const Value &staged = s.value, &load = staged->operands[0];
     const std::optional<passes::TensorMapCopy> copy = passes::tensorMapCopy(f_, grid_, s);
@@ -674,7 +701,7 @@ private:
       coords += (coords.empty() ? "" : ", ") + c;
     line("if (" + integer(s.begin) + " < " + integer(s.end) + ")");
     ++indent_;
-    line(ringName(*ring) + ".copy<" + type(load->type.dtype) + ", " +
+    line(ringName(*ring) + (refilling_ ? ".refill<" : ".copy<") + type(load->type.dtype) + ", " +
          std::to_string(load->type.shape[0].constValue()) + ", " +
          std::to_string(load->type.shape[1].constValue()) + ", " +
          std::to_string(copy->map.swizzleBytes) + ", " + std::to_string(tmaRowDimension(*copy)) +
@@ -969,6 +996,7 @@ private:
   std::vector<const StmtNode *> loops_; ///< the enclosing loops, outermost first
   int loadCounter_ = 0;
   int indent_ = 0;
+  bool refilling_ = false; ///< printing a stage release's copies (issued by the releaser)
 };
 
 } // namespace

@@ -436,6 +436,18 @@ Stmt makeAsyncWait(int64_t pending, Expr iteration, Expr first, int group) {
   return make(std::move(n));
 }
 
+Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> refill) {
+  for (const Stmt &s : refill)
+    if (s->kind != StmtKind::AsyncCopy || s->group != group || s->tensorMap < 0)
+      throw TypeError("stage_release: the refill must be TMA copies of the released ring");
+  StmtNode n = node(StmtKind::StageRelease);
+  n.end = std::move(iteration);
+  n.step = std::move(first);
+  n.group = group;
+  n.body = std::move(refill);
+  return make(std::move(n));
+}
+
 Stmt makeDotIssue(const std::string &name, Value product) {
   if (product->kind != ValueKind::Dot || product->operands.size() != 3)
     throw TypeError("dot_issue: the value must be a product with an accumulator");
@@ -700,6 +712,11 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
     case StmtKind::Barrier:
       os << pad << "barrier\n";
       break;
+    case StmtKind::StageRelease:
+      os << pad << "stage_release iteration=" << s->end.str() << " group=" << s->group
+         << ", the last warp refilling:\n";
+      printStmts(f, s->body, indent + 1, os);
+      break;
     case StmtKind::If:
       os << pad << "if " << s->cond.str() << ":\n";
       printStmts(f, s->body, indent + 1, os);
@@ -739,6 +756,7 @@ std::string print(const Function &f) {
        << " arrivals, barriers at " << r.byteOffset
        << (r.releasers > 0 ? ", released by " + std::to_string(r.releasers) + " warps"
                            : std::string())
+       << (r.lastReleaserRefills ? ", the last one refilling" : "")
        << (r.asyncCopiesToo ? ", cp.async copies too" : "")
        << (r.operandMaps.size() == 2
                ? ", the dot loop's operands through maps " + std::to_string(r.operandMaps[0]) +
@@ -792,6 +810,60 @@ void forEachValue(const Value &v, const std::function<void(const Value &)> &f) {
   visitOnce(v, f, seen);
 }
 
+namespace {
+
+/// substituteSymbol's walk: statements and values rebuilt with the substitution, each distinct
+/// value once.
+class SymbolSubstituter {
+public:
+  SymbolSubstituter(const std::string &name, const Expr &by) : subst_{{name, by}} {}
+
+  std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
+    std::vector<Stmt> out;
+    for (const Stmt &s : body) {
+      StmtNode n = *s;
+      if (n.value)
+        n.value = value(n.value);
+      for (Expr &e : n.subscripts)
+        e = e.substitute(subst_);
+      n.begin = n.begin.substitute(subst_);
+      n.end = n.end.substitute(subst_);
+      n.step = n.step.substitute(subst_);
+      n.cond = n.cond.substitute(subst_);
+      n.body = stmts(n.body);
+      n.orelse = stmts(n.orelse);
+      out.push_back(std::make_shared<const StmtNode>(std::move(n)));
+    }
+    return out;
+  }
+
+private:
+  Value value(const Value &v) {
+    if (auto it = memo_.find(v.get()); it != memo_.end())
+      return it->second;
+    ValueNode n = *v;
+    for (Expr &e : n.subscripts)
+      e = e.substitute(subst_);
+    n.integer = n.integer.substitute(subst_);
+    n.integer2 = n.integer2.substitute(subst_);
+    for (Value &o : n.operands)
+      o = value(o);
+    Value r = std::make_shared<const ValueNode>(std::move(n));
+    memo_[v.get()] = r;
+    return r;
+  }
+
+  std::map<std::string, Expr> subst_;
+  std::unordered_map<const ValueNode *, Value> memo_;
+};
+
+} // namespace
+
+std::vector<Stmt> substituteSymbol(const std::string &name, const Expr &by,
+                                   const std::vector<Stmt> &body) {
+  return SymbolSubstituter(name, by).stmts(body);
+}
+
 void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f) {
   for (const Stmt &s : body)
     if (f(s)) {
@@ -831,6 +903,9 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
       break;
     case StmtKind::AsyncCopy:
       out.push_back(withValue(s, f(s->value)));
+      break;
+    case StmtKind::StageRelease:
+      out.push_back(makeStageRelease(s->end, s->step, s->group, mapStmtValues(s->body, f)));
       break;
     case StmtKind::DotIssue:
       out.push_back(makeDotIssue(s->var, f(s->value)));

@@ -89,21 +89,24 @@ struct ValueNode {
   int vectorChunk = 0;
 };
 
-/// Kinds of statements. The last six exist on the GPU path only (passes/PipelineLoads.cpp,
-/// passes/OverlapProducts.cpp).
+/// Kinds of statements. The last seven exist on the GPU path only (passes/PipelineLoads.cpp,
+/// passes/OverlapProducts.cpp, passes/ReleaseStages.cpp).
 enum class StmtKind {
   Define,
   Assign,
   Store,
   For,
   If,
-  AsyncCopy,   ///< if begin < end: start copying `value` (a staged ConvertLayout) to its stage
-  AsyncCommit, ///< closes the group of copies started since the last commit
-  AsyncWait,   ///< waits until at most `begin` committed groups are in flight (the copies of
-               ///< iteration `end` of a loop starting at `step` have landed), then a barrier
-  DotIssue,    ///< starts `var <- value` (a Dot with an accumulator) on the tensor cores
-  DotWait,     ///< completes the product that DotIssue started into `var`
-  Barrier,     ///< every thread of the program reaches this point before any goes on
+  AsyncCopy,    ///< if begin < end: start copying `value` (a staged ConvertLayout) to its stage
+  AsyncCommit,  ///< closes the group of copies started since the last commit
+  AsyncWait,    ///< waits until at most `begin` committed groups are in flight (the copies of
+                ///< iteration `end` of a loop starting at `step` have landed), then a barrier
+  DotIssue,     ///< starts `var <- value` (a Dot with an accumulator) on the tensor cores
+  DotWait,      ///< completes the product that DotIssue started into `var`
+  Barrier,      ///< every thread of the program reaches this point before any goes on
+  StageRelease, ///< every warp is done reading the stage of iteration `end` (of a loop from
+                ///< `step`) of TMA ring `group`; the warp that releases it last refills it
+                ///< (`body`: its copies)
 };
 
 /// A condition on integers: compile-time in the translated IR (meta-parameters and constexpr
@@ -181,6 +184,10 @@ struct TmaRing {
   /// Warps that release stages once they no longer read them (a GEMM main loop's: every
   /// warp of the program), each stage then with a second barrier; 0: none.
   int releasers = 0;
+  /// With releasers: the stage's copies are issued by the warp that releases it last (a
+  /// StageRelease's body) rather than by thread 0 after acquiring it; each stage then has a
+  /// release counter instead of a second barrier (passes/ReleaseStages.cpp).
+  bool lastReleaserRefills = false;
   int64_t byteOffset = 0;      ///< where the barriers lie in the program's shared memory
   bool asyncCopiesToo = false; ///< the loop keeps cp.async copies (its waits wait for both)
   /// A GEMM main loop's ring (the For statement's group): the maps of its A and B operands.
@@ -295,6 +302,10 @@ Stmt makeDotIssue(const std::string &name, Value product);
 Stmt makeDotWait(const std::string &name);
 /// GPU: a barrier of every thread of the program.
 Stmt makeBarrier();
+/// GPU: every warp is done reading the stage that holds the copies of `iteration` of the
+/// pipelined loop `group` (starting at `first`), whose TMA ring refills stages by their last
+/// releaser; that warp then issues `refill` (the stage's next copies).
+Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> refill);
 /// GPU: the stage of a pipelined shared buffer (`layout`) holding the copy for `iteration` of
 /// a loop starting at `first`, once that copy has completed.
 Value makeSharedStage(TileType type, Expr iteration, Expr first);
@@ -326,6 +337,11 @@ void forEachValue(const Value &v, const std::function<void(const Value &)> &f);
 /// assignments, stores, asynchronous copies), nested bodies included; the others are kept.
 std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
                                 const std::function<Value(const Value &)> &f);
+
+/// `body` with symbol `name` (a loop index) replaced by `by` in every expression of its
+/// statements and values: bounds, conditions, subscripts, stage iterations.
+std::vector<Stmt> substituteSymbol(const std::string &name, const Expr &by,
+                                   const std::vector<Stmt> &body);
 
 /// Calls `f` on every statement of `body`, outermost first; when `f` returns false the
 /// statement's nested bodies are skipped.

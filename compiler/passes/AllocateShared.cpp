@@ -144,6 +144,7 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
     case StmtKind::AsyncWait:
     case StmtKind::DotWait:
     case StmtKind::Barrier:
+    case StmtKind::StageRelease:
       out.push_back(s);
       break;
     }

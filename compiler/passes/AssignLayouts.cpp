@@ -272,6 +272,7 @@ private:
       case StmtKind::DotIssue:
       case StmtKind::DotWait:
       case StmtKind::Barrier:
+      case StmtKind::StageRelease:
         out.push_back(s); // made later, by pipeline-loads and overlap-products
         break;
       }

@@ -3,7 +3,8 @@
 // A configuration fixes the meta-parameters and, on the GPU, the launch knobs the planner
 // otherwise chooses: warps per program (GEMM loops, reductions), shared-memory stages, the
 // grouped order's band, whether a pipelined loop's last product stays in flight
-// (overlap-products), and whether copies go by TMA (use-tensor-maps, sm_90a). The space a tuner
+// (overlap-products), whether copies go by TMA (use-tensor-maps, sm_90a) and whether its
+// stages are then released to the last warp that reads them (release-stages). The space a tuner
 // searches is the allowed meta-parameter values crossed with a few values of each knob that
 // applies, pruned by what the passes can tell without compiling: a configuration whose GEMM loop
 // falls off the tensor-core path, holds too few or too many accumulators per thread, or needs
@@ -80,6 +81,20 @@ bool worthCompiling(const kir::Function &specialized, const GpuTarget &gpu, bool
 
 } // namespace
 
+std::optional<int64_t> largestVariantSharedBytes(const kir::Function &f,
+                                                 const std::map<std::string, int64_t> &metas,
+                                                 const GpuTarget &gpu) {
+  std::map<std::string, int64_t> values = probeValues(f, metas);
+  for (const kir::PaddedExtent &p : f.padded)
+    values[p.symbol] = p.pinned.value_or(p.upperBound);
+  try {
+    const kir::Function specialized = specialize(f, values);
+    return layOut(specialized, blockThreads(specialized, gpu), gpu).totalBytes;
+  } catch (const std::exception &) {
+    return std::nullopt;
+  }
+}
+
 std::vector<DotLoop> gemmLoops(const kir::Function &specialized, int threads,
                                const GpuTarget &gpu) {
   std::vector<DotLoop> loops;
@@ -113,6 +128,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("cluster", config.knobs.cluster);
   if (config.knobs.persistent > 0)
     add("persistent", config.knobs.persistent);
+  if (config.knobs.release > 0)
+    add("release", config.knobs.release);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -156,15 +173,18 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.cluster = static_cast<int>(value);
     } else if (name == "persistent" && (value == 0 || value == 1)) {
       config.knobs.persistent = static_cast<int>(value);
+    } else if (name == "release" && (value == 0 || value == 1)) {
+      config.knobs.release = static_cast<int>(value);
     } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
-               name == "tma" || name == "cluster" || name == "persistent") {
+               name == "tma" || name == "cluster" || name == "persistent" || name == "release") {
       throw std::invalid_argument(name + "=" + std::to_string(value) +
                                   " is out of range (warps 1-32, stages 2-16, group 1-1024, "
-                                  "overlap 0-1, tma 0-1, cluster 1-2, persistent 0-1)");
+                                  "overlap 0-1, tma 0-1, cluster 1-2, persistent 0-1, release "
+                                  "0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
-                                  " nor warps, stages, group, overlap, tma, cluster or "
-                                  "persistent");
+                                  " nor warps, stages, group, overlap, tma, cluster, persistent "
+                                  "or release");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -174,6 +194,10 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   if (config.knobs.cluster > 1 && config.knobs.tma != 1)
     throw std::invalid_argument("cluster=" + std::to_string(config.knobs.cluster) +
                                 " needs tma=1 (the programs of a cluster share TMA copies)");
+  // Stages are released to TMA copies only.
+  if (config.knobs.release == 1 && config.knobs.tma != 1)
+    throw std::invalid_argument("release=1 needs tma=1 (the last warp to release a stage issues "
+                                "its TMA copies)");
   // The producer warpgroup issues TMA copies, and one block runs one program at a time.
   if (config.knobs.persistent == 1 && (config.knobs.tma != 1 || config.knobs.cluster > 1))
     throw std::invalid_argument("persistent=1 needs tma=1 and no cluster (its producer issues "
@@ -274,8 +298,12 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
             }
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
                                 kir::StmtKind::AsyncCopy)) {
-        for (int stages : kRingStages)
+        for (int stages : kRingStages) {
           tryWithTma(LaunchKnobs{0, stages, 0});
+          // By TMA with stages released to the last warp that reads them (release-stages).
+          if (gpu.hasHopper())
+            tryConfig(LaunchKnobs{0, stages, 0, 0, 1, 0, 0, 1});
+        }
         // Each ring again with its last product in flight, where overlap-products applies.
         GpuTarget overlapping = gpu;
         overlapping.knobs.overlap = 1;

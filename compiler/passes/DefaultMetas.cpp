@@ -57,6 +57,9 @@ bool hasDotLoop(const kir::Function &f, const GpuTarget &gpu) {
   return found;
 }
 
+/// Shared memory the CUDA runtime reserves for each resident block (bytes).
+constexpr int64_t kReservedSharedPerBlock = 1024;
+
 /// Rows of the wgmma of one warpgroup.
 constexpr int64_t kWarpgroupRows = 64;
 
@@ -214,9 +217,10 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
   // of two products with the softmax between them): one warpgroup of 64 rows per program, so
   // that two or more programs share an SM and one's softmax overlaps another's products
   // (measured on the H200: 4×32×4096×128 attention at 218 TFLOP/s with 64 rows against 181 with
-  // 128 rows of one program per SM); among those, the largest other block sizes.
+  // 128 rows of one program per SM); among those, the largest other block sizes that fit.
   std::optional<std::tuple<double, int, int64_t, int64_t>> best;
   std::optional<int64_t> largest; // the block sizes' product of the best 64-row candidate
+  bool largestPairs = false;      // whether two programs of it fit an SM
   std::map<std::string, int64_t> gemm, chosen;
   for (auto candidate : metaCombinations(f.spec)) {
     std::optional<kir::Function> specialized;
@@ -234,16 +238,39 @@ std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target 
     int64_t size = 1;
     for (const auto &[name, v] : candidate)
       size *= std::max<int64_t>(v, 1);
-    if (!largest || size > *largest) {
+    // Only values whose every variant compiles (a float32 attention's key block of 128 rows
+    // needs more shared memory than a block has at head dimension 128); of those, values whose
+    // largest variant leaves room for two programs per SM on the tuned architecture first.
+    const std::optional<int64_t> bytes = largestVariantSharedBytes(f, candidate, gpu);
+    if (!bytes || *bytes > gpu.sharedPerBlock())
+      continue;
+    const bool pairs =
+        2 * (*bytes + kReservedSharedPerBlock) <= gpu.tuning().sharedPerMultiprocessor;
+    if (!largest || std::make_pair(pairs, size) > std::make_pair(largestPairs, *largest)) {
       largest = size;
+      largestPairs = pairs;
       chosen = candidate;
     }
   }
   if (best)
     return gemm;
   if (largest)
-    values = chosen;
-  return values;
+    return chosen;
+  // Block sizes grown towards 128 shrink again, the one grown most above its lower bound first,
+  // until the largest variant fits a block's shared memory.
+  for (;;) {
+    const std::optional<int64_t> bytes = largestVariantSharedBytes(f, values, gpu);
+    if (!bytes || *bytes <= gpu.sharedPerBlock())
+      return values;
+    const MetaParam *shrink = nullptr;
+    for (const MetaParam &m : f.spec.metas)
+      if (m.lo > 0 && values[m.name] > m.lo &&
+          (!shrink || values[m.name] / m.lo >= values[shrink->name] / shrink->lo))
+        shrink = &m;
+    if (!shrink)
+      return values;
+    values[shrink->name] /= 2;
+  }
 }
 
 } // namespace ntc::passes

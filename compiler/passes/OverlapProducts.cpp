@@ -71,50 +71,6 @@ bool touches(const Stmt &s, const std::string &name) {
   return found;
 }
 
-/// The statements with the loop index `index` replaced by `by` (values, bounds, conditions).
-class Substituter {
-public:
-  Substituter(const std::string &index, const Expr &by) : subst_{{index, by}} {}
-
-  std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
-    std::vector<Stmt> out;
-    for (const Stmt &s : body) {
-      StmtNode n = *s;
-      if (n.value)
-        n.value = value(n.value);
-      for (Expr &e : n.subscripts)
-        e = e.substitute(subst_);
-      n.begin = n.begin.substitute(subst_);
-      n.end = n.end.substitute(subst_);
-      n.step = n.step.substitute(subst_);
-      n.cond = n.cond.substitute(subst_);
-      n.body = stmts(n.body);
-      n.orelse = stmts(n.orelse);
-      out.push_back(std::make_shared<const StmtNode>(std::move(n)));
-    }
-    return out;
-  }
-
-private:
-  Value value(const Value &v) {
-    if (auto it = memo_.find(v.get()); it != memo_.end())
-      return it->second;
-    ValueNode n = *v;
-    for (Expr &e : n.subscripts)
-      e = e.substitute(subst_);
-    n.integer = n.integer.substitute(subst_);
-    n.integer2 = n.integer2.substitute(subst_);
-    for (Value &o : n.operands)
-      o = value(o);
-    Value r = std::make_shared<const ValueNode>(std::move(n));
-    memo_[v.get()] = r;
-    return r;
-  }
-
-  std::map<std::string, Expr> subst_;
-  std::map<const ValueNode *, Value> memo_;
-};
-
 /// The head's statements as assignments (its definitions become loop-carried locals).
 std::vector<Stmt> asAssignments(const std::vector<Stmt> &head) {
   std::vector<Stmt> out;
@@ -224,14 +180,13 @@ private:
       c.b = b;
       return c;
     };
-    Substituter first(i, loop->begin);
     const StmtNode &wait = *body[0];
     std::vector<Stmt> prologue{makeAsyncWait(stages - 2, loop->begin, wait.step, wait.group)};
-    append(prologue, first.stmts(kept));
+    append(prologue, substituteSymbol(i, loop->begin, kept));
     prologue.push_back(makeAsyncCommit());
-    append(prologue, first.stmts(moved));
+    append(prologue, substituteSymbol(i, loop->begin, moved));
     prologue.push_back(makeAsyncCommit());
-    append(prologue, first.stmts(asAssignments(headStmts)));
+    append(prologue, substituteSymbol(i, loop->begin, asAssignments(headStmts)));
     out.push_back(makeIf(less(loop->begin, loop->end), prologue, {}));
     // The rotated body.
     std::vector<Stmt> rotated(rest.begin() + static_cast<std::ptrdiff_t>(head) + 1,
@@ -239,15 +194,14 @@ private:
     rotated.push_back(makeDotIssue(acc, product));
     rotated.insert(rotated.end(), rest.begin() + static_cast<std::ptrdiff_t>(last) + 1, rest.end());
     const Expr following = Expr::symbol(i) + Expr(int64_t{1});
-    Substituter next(i, following);
     std::vector<Stmt> nextHead{makeAsyncWait(2 * (stages - 2), following, wait.step, wait.group)};
-    append(nextHead, next.stmts(kept));
+    append(nextHead, substituteSymbol(i, following, kept));
     nextHead.push_back(makeAsyncCommit());
-    append(nextHead, next.stmts(asAssignments(headStmts)));
+    append(nextHead, substituteSymbol(i, following, asAssignments(headStmts)));
     rotated.push_back(makeIf(less(following, loop->end), nextHead, {}));
     rotated.push_back(makeDotWait(acc));
     rotated.push_back(makeBarrier());
-    append(rotated, next.stmts(moved));
+    append(rotated, substituteSymbol(i, following, moved));
     rotated.push_back(makeAsyncCommit());
     out.push_back(makeFor(i, loop->begin, loop->end, loop->step, rotated));
     return true;

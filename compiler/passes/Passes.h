@@ -87,7 +87,8 @@ std::map<std::string, int64_t> probeValues(const kir::Function &f,
                                            std::map<std::string, int64_t> values);
 
 /// A configuration's stable id: `NAME=V` per meta-parameter in declaration order, then
-/// `warps=W`, `stages=S`, `group=G`, `overlap=1` and `tma=1` for the knobs it fixes,
+/// `warps=W`, `stages=S`, `group=G`, `overlap=1`, `tma=1`, `cluster=2`, `persistent=1` and
+/// `release=1` for the knobs it fixes,
 /// comma-separated; `none` when it fixes nothing.
 std::string configId(const KernelSpec &spec, const Config &config);
 
@@ -139,13 +140,21 @@ std::string kernelHash(const kir::Function &f);
 /// padded tile extents (powers of two), constexpr scalar values and index widths.
 std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs);
 
+/// The shared memory a block of `f` (padded extents pinned) needs at meta-parameter values
+/// `metas` in its largest variant (every padded extent at its upper bound), with the planner's
+/// knobs; nullopt when the GPU passes reject those values.
+std::optional<int64_t> largestVariantSharedBytes(const kir::Function &f,
+                                                 const std::map<std::string, int64_t> &metas,
+                                                 const GpuTarget &gpu);
+
 /// default-metas: the meta-parameter values used without a tuning table. On the CPU the lower
 /// bounds. On the GPU, a kernel with GEMM main loops (planDotLoop) gets the allowed values
 /// whose loops have the most arithmetic per byte (bm·bn / (bm + bn)), then the deepest ring
 /// and the larger k step, among those whose accumulator fits 128 registers per thread; a kernel
 /// with float16/bfloat16 products outside such loops (attention) the values that give its
-/// shortest product 64 rows (one warpgroup per program), the largest such; otherwise every
-/// block size grows towards 128.
+/// shortest product 64 rows (one warpgroup per program), the largest such whose largest variant
+/// fits a block's shared memory (largestVariantSharedBytes); otherwise every block size grows
+/// towards 128.
 std::map<std::string, int64_t> defaultMetaValues(const kir::Function &f, Target target,
                                                  const GpuTarget &gpu);
 
@@ -428,6 +437,18 @@ struct TensorMapPlan {
 /// function unchanged (no maps).
 TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
                             int64_t scratchBytes, int64_t sharedBytes, const GpuTarget &gpu);
+
+/// Places the barriers of `f`'s TMA rings, in order, from the first 8-byte boundary at or after
+/// `sharedBytes` (8 bytes a stage, 16 with releases); returns the end of the last.
+int64_t placeRingBarriers(kir::Function &f, int64_t sharedBytes);
+
+/// release-stages (GPU, after use-tensor-maps, for a block of `threads`; configuration knob
+/// `release=1`, else `plan` unchanged): every pipelined loop
+/// whose copies all go by TMA (not a GEMM main loop) refills each stage from the warp that
+/// releases it last, after the loop's last read of it, instead of thread 0 after a barrier of
+/// the program at the top of the next iteration (see ReleaseStages.cpp). `plan.totalBytes`
+/// grows by the rings' release counters.
+TensorMapPlan releaseStages(const TensorMapPlan &plan, int threads, const GpuTarget &gpu);
 
 /// The programs per cluster of `f` after use-tensor-maps: the largest cluster of its TMA rings
 /// (1: the program does not run in clusters).

@@ -151,6 +151,7 @@ private:
     case kir::StmtKind::AsyncWait:
     case kir::StmtKind::DotWait:
     case kir::StmtKind::Barrier:
+    case kir::StmtKind::StageRelease:
       return s;
     }
     return s;

@@ -345,15 +345,20 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
     rings.push_back(ring);
   }
   rings.insert(rings.end(), dotRings.begin(), dotRings.end());
+  f.tmaRings = std::move(rings);
+  const int64_t end = placeRingBarriers(f, sharedBytes);
+  if (!f.tensorMaps.empty())
+    plan.totalBytes = end;
+  return plan;
+}
+
+int64_t placeRingBarriers(kir::Function &f, int64_t sharedBytes) {
   int64_t offset = (sharedBytes + 7) / 8 * 8;
-  for (TmaRing &ring : rings) {
+  for (TmaRing &ring : f.tmaRings) {
     ring.byteOffset = offset;
     offset += 8 * ring.stages * (ring.releasers > 0 ? 2 : 1);
   }
-  f.tmaRings = std::move(rings);
-  if (!f.tensorMaps.empty())
-    plan.totalBytes = offset;
-  return plan;
+  return offset;
 }
 
 int clusterSize(const kir::Function &f) {

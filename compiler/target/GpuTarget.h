@@ -50,6 +50,10 @@ struct LaunchKnobs {
   /// warpgroup copying the operands ahead across programs while the consumer warps multiply and
   /// store (passes/SpecializeWarps.cpp). 0: one block per program.
   int persistent = 0;
+  /// 1 (with tma=1): a pipelined loop whose copies all go by TMA refills each stage from the
+  /// warp that releases it last instead of after a barrier of the program at the top of the
+  /// next iteration (passes/ReleaseStages.cpp). 0: the barrier.
+  int release = 0;
 };
 
 /// The architectures of one compilation.

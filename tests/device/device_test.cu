@@ -1909,6 +1909,46 @@ __global__ void tma_release_kernel(const __grid_constant__ dev::tensor_map map, 
   });
 }
 
+/// As tma_release_kernel, with a ring refilled by its last releaser (tma_ring's LastRefills,
+/// release-stages' loops): thread 0 copies the first two tiles; each iteration every warp reads
+/// its tile back and releases the stage, and the thread release_last() names refills it with
+/// tile j + 2, one warp lingering in iteration 1 so that another warp reaches the release
+/// last. Over `n` tiles, twice (the counters and phases carry over; a barrier between the
+/// loops, as release-stages releases only loops that run once).
+__global__ void tma_refill_kernel(const __grid_constant__ dev::tensor_map map, __half *out, int n) {
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
+  const Smem smem{smem_buffer};
+  constexpr int stage_bytes = kTmaRows * kTmaCols * 2;
+  dev::tma_ring<2, 1, 4, 1, 0, true> ring(smem, 2 * stage_bytes);
+  using Map = dev::detail::shared_map<__half, kTmaRows, kTmaCols, dev::Swizzled<128>>;
+  auto tile = [&](int j, bool refill) {
+    const int coords[3] = {0, j * kTmaRows - 16, 1};
+    if (refill)
+      ring.refill<__half, kTmaRows, kTmaCols, 128, 1, 3>(j % 2, map, smem, (j % 2) * stage_bytes,
+                                                         coords, true);
+    else
+      ring.copy<__half, kTmaRows, kTmaCols, 128, 1, 3>(j % 2, map, smem, (j % 2) * stage_bytes,
+                                                       coords, true);
+  };
+  for (int entry = 0; entry < kTmaEntries; ++entry) {
+    for (int j = 0; j < 2 && j < n; ++j)
+      tile(j, false);
+    for (int j = 0; j < n; ++j) {
+      ring.wait<false>(j % 2);
+      if (j == 1 && threadIdx.x / 32 == 2)
+        __nanosleep(20000);
+      const __half *stage = smem.as<__half>((j % 2) * stage_bytes);
+      for (int e = int(threadIdx.x); e < kTmaRows * kTmaCols; e += int(blockDim.x)) {
+        const int r = e / kTmaCols, c = e % kTmaCols;
+        out[(entry * n + j) * kTmaRows * kTmaCols + e] = stage[Map::offset(r, c)];
+      }
+      if (ring.release_last(j % 2) && j + 2 < n)
+        tile(j + 2, true);
+    }
+    __syncthreads(); // the next loop's first copies overwrite stages the last iterations read
+  }
+}
+
 /// As tma_release_kernel, in a cluster of two CTAs whose rings share every tile (a 2-D map of
 /// batch 1): each CTA multicasts one of the tile's two column blocks into both rings
 /// (copy_multicast), every warp of both releases each stage on both rings (8 releasers), and
@@ -2053,6 +2093,21 @@ static void test_tma() {
          wrong_released == 0);
   if (wrong_released)
     std::printf("  %d of %zu elements differ\n", wrong_released, got_released.size());
+  // The ring refilled by its last releaser: five iterations through two stages, twice.
+  constexpr int refill_n = 5;
+  DevBuf<__half> refilled(std::size_t(kTmaEntries) * refill_n * kTmaRows * kTmaCols);
+  CUDA_CHECK(cudaFuncSetAttribute(tma_refill_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  int(release_smem)));
+  tma_refill_kernel<<<1, 128, release_smem>>>(map, refilled.ptr, refill_n);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const hvec<cpu::float16> got_refilled = refilled.get();
+  const int wrong_refilled =
+      ring_errors(got_refilled, refill_n, x, rows, cols, [](int, int) { return false; });
+  expect("tma: a ring refilled by the warp that releases a stage last refills it once all read it",
+         wrong_refilled == 0);
+  if (wrong_refilled)
+    std::printf("  %d of %zu elements differ\n", wrong_refilled, got_refilled.size());
   // The same in a cluster of two CTAs that multicast the tiles, through a 2-D map of batch 1:
   // both CTAs see every tile whole.
   int64_t plane[2] = {rows, cols};

@@ -70,6 +70,11 @@ TEST_CASE("configuration ids name the meta-parameters in order, then the knobs",
   CHECK(passes::configId(f.spec, c) ==
         "BM=64,BN=32,warps=8,stages=4,group=8,overlap=1,tma=1,persistent=1");
   CHECK(passes::parseConfigId(f.spec, passes::configId(f.spec, c)).knobs.persistent == 1);
+  c.knobs.persistent = 0;
+  c.knobs.release = 1;
+  CHECK(passes::configId(f.spec, c) ==
+        "BM=64,BN=32,warps=8,stages=4,group=8,overlap=1,tma=1,release=1");
+  CHECK(passes::parseConfigId(f.spec, passes::configId(f.spec, c)).knobs.release == 1);
   CHECK(passes::configId(vectorKernel().spec, passes::Config{}) == "none");
 }
 
@@ -80,19 +85,25 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16"), "it does not give BN");
   CHECK_THROWS_WITH(
       passes::parseConfigId(spec, "BM=16,BN=32,lanes=2"),
-      "'lanes' is neither a meta-parameter of k nor warps, stages, group, overlap, tma, cluster or "
-      "persistent");
+      "'lanes' is neither a meta-parameter of k nor warps, stages, group, overlap, tma, cluster, "
+      "persistent or release");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=sixteen,BN=32"),
                     "'BM=sixteen' is not NAME=INTEGER");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,warps=64"),
                     "warps=64 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1, "
-                    "tma 0-1, cluster 1-2, persistent 0-1)");
+                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,overlap=2"),
                     "overlap=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-                    "0-1, tma 0-1, cluster 1-2, persistent 0-1)");
+                    "0-1, tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=3"),
                     "tma=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-1, "
-                    "tma 0-1, cluster 1-2, persistent 0-1)");
+                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,release=1"),
+                    "release=1 needs tma=1 (the last warp to release a stage issues its TMA "
+                    "copies)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,release=2"),
+                    "release=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
+                    "0-1, tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=2"),
                     "cluster=2 needs tma=1 (the programs of a cluster share TMA copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,persistent=1"),
@@ -103,7 +114,7 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
                     "of one block)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=4"),
                     "cluster=4 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-                    "0-1, tma 0-1, cluster 1-2, persistent 0-1)");
+                    "0-1, tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
 }
 
 TEST_CASE("the CPU space is every meta-parameter combination, the default first", "[config]") {

@@ -247,13 +247,19 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
           os);
     }
     // The TMA twin (configuration knob tma=1 on sm_90a).
-    const passes::TensorMapPlan tma = passes::useTensorMaps(
+    const passes::TensorMapPlan mapped = passes::useTensorMaps(
         vector.function, grid, p.threads, shared.scratchBytes, shared.totalBytes, gpu);
+    // Its loops' stages refilled by the warp that releases them last (knob release=1).
+    const passes::TensorMapPlan tma = passes::releaseStages(mapped, p.threads, gpu);
     if (!tma.function.tensorMaps.empty() &&
         passes::programsPerBlock(tma.function, p.threads) == 1 &&
         tma.totalBytes <= gpu.sharedPerBlock()) {
       if (trace)
         *trace << "// -----// IR after use-tensor-maps (" << p.name << "_tma, total "
+               << mapped.totalBytes << " bytes) //----- //\n"
+               << kir::print(mapped.function);
+      if (trace && tma.totalBytes != mapped.totalBytes)
+        *trace << "// -----// IR after release-stages (" << p.name << "_tma, total "
                << tma.totalBytes << " bytes) //----- //\n"
                << kir::print(tma.function);
       // Persistent and warp-specialized where knob persistent=1 and specialize-warps allow.

@@ -72,16 +72,20 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
     mapsParameter = ", const __grid_constant__ " + tensorMapsStructName(name) + " ntc_maps";
     // A warp-specialized program's copies are issued by its producer's first thread (the
     // ring's Issuer, after the consumer threads).
-    for (const kir::TmaRing &ring : f.tmaRings)
-      rings += "  ntc::dev::tma_ring<" + std::to_string(ring.stages) + ", " +
-               std::to_string(ring.arrivals) +
-               (ring.releasers > 0 ? ", " + std::to_string(ring.releasers) : std::string()) +
-               (ring.cluster > 1 || f.warpSpecialization ? ", " + std::to_string(ring.cluster)
-                                                         : std::string()) +
-               (f.warpSpecialization ? ", " + std::to_string(f.warpSpecialization->consumerThreads)
-                                     : std::string()) +
-               "> ntc_ring" + std::to_string(ring.group) + "{ntc_smem, " +
-               std::to_string(ring.byteOffset) + "};\n";
+    // A ring refilled by its last releaser (release-stages) says so in its last argument.
+    for (const kir::TmaRing &ring : f.tmaRings) {
+      const bool issuer = f.warpSpecialization || ring.lastReleaserRefills;
+      rings +=
+          "  ntc::dev::tma_ring<" + std::to_string(ring.stages) + ", " +
+          std::to_string(ring.arrivals) +
+          (ring.releasers > 0 ? ", " + std::to_string(ring.releasers) : std::string()) +
+          (ring.cluster > 1 || issuer ? ", " + std::to_string(ring.cluster) : std::string()) +
+          (issuer ? ", " + std::to_string(
+                               f.warpSpecialization ? f.warpSpecialization->consumerThreads : 0)
+                  : std::string()) +
+          (ring.lastReleaserRefills ? ", true" : "") + "> ntc_ring" + std::to_string(ring.group) +
+          "{ntc_smem, " + std::to_string(ring.byteOffset) + "};\n";
+    }
   }
   // A ring shared by a cluster (use-tensor-maps' cluster=2): the kernel launches in clusters.
   const int cluster = passes::clusterSize(f);

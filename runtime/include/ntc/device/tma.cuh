@@ -184,10 +184,17 @@ __device__ inline void wait_parity(unsigned bar, unsigned parity) {
 /// the cluster, and every CTA must run the same steps of the loop.
 /// Thread Issuer issues the copies and acquires (0; a warp-specialized program's producer
 /// thread, persistent.cuh).
-template <int Stages, int Arrivals, int Releasers = 0, int Cluster = 1, int Issuer = 0>
+/// With LastRefills the releases are counted instead (a counter per stage where the second
+/// barrier would be): release_last() names the one thread, lane 0 of the warp that releases a
+/// stage last, that refills it (refill()) at once; nobody acquires and nobody waits for the
+/// others (passes/ReleaseStages.cpp). Thread Issuer still issues the copies before the loop.
+template <int Stages, int Arrivals, int Releasers = 0, int Cluster = 1, int Issuer = 0,
+          bool LastRefills = false>
 class tma_ring {
   static_assert(Stages >= 1 && Stages <= 32 && Arrivals >= 1 && Releasers >= 0,
                 "ntc::dev::tma_ring: 1 to 32 stages, one arrival at least");
+  static_assert(!LastRefills || (Releasers > 0 && Cluster == 1),
+                "ntc::dev::tma_ring: refills by the last releaser need releasers, no cluster");
   static_assert(Cluster >= 1 && Cluster <= 8 && (Cluster == 1 || Releasers > 0),
                 "ntc::dev::tma_ring: clusters of 1 to 8, whose rings are released");
   static_assert(Issuer == 0 || (Cluster == 1 && Releasers > 0),
@@ -210,10 +217,13 @@ public:
             "r"(Arrivals)
             : "memory");
       for (int s = 0; s < (Releasers ? Stages : 0); ++s)
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(
-                         detail::shared_address(bars_ + Stages + s)),
-                     "r"(Releasers)
-                     : "memory");
+        if constexpr (LastRefills)
+          bars_[Stages + s] = 0; // the releases counted since the last refill
+        else
+          asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(
+                           detail::shared_address(bars_ + Stages + s)),
+                       "r"(Releasers)
+                       : "memory");
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
 #elif defined(__CUDA_ARCH__)
@@ -242,11 +252,22 @@ public:
                        const int (&coords)[Rank], bool in_bounds) {
     static_assert(Rank >= 2 && Rank <= 5 && RowDim > 0 && RowDim < Rank,
                   "ntc::dev::tma_ring::copy: 2 to 5 dimensions, rows outside the innermost");
-    constexpr int block_cols = BlockBytes / int(sizeof(T));
-    static_assert(C % block_cols == 0, "ntc::dev::tma_ring::copy: whole column blocks");
+    static_assert(C % (BlockBytes / int(sizeof(T))) == 0,
+                  "ntc::dev::tma_ring::copy: whole column blocks");
+    if (threadIdx.x == Issuer)
+      refill<T, R, C, BlockBytes, RowDim, Rank>(stage, map, smem, byte_offset, coords, in_bounds);
+  }
+
+  /// The calling thread (the one that release_last() named, or Issuer): copy()'s copies.
+  template <class T, int R, int C, int BlockBytes, int RowDim, int Rank>
+  __device__ void refill(int stage, const tensor_map &map, Smem smem, std::size_t byte_offset,
+                         const int (&coords)[Rank], bool in_bounds) {
+    static_assert(Rank >= 2 && Rank <= 5 && RowDim > 0 && RowDim < Rank,
+                  "ntc::dev::tma_ring::refill: 2 to 5 dimensions, rows outside the innermost");
+    static_assert(C % (BlockBytes / int(sizeof(T))) == 0,
+                  "ntc::dev::tma_ring::refill: whole column blocks");
 #if defined(NTC_DEV_HAS_TMA)
-    if (threadIdx.x != Issuer)
-      return;
+    constexpr int block_cols = BlockBytes / int(sizeof(T));
     const unsigned bar = expect_bytes(stage, unsigned(R * C * sizeof(T)));
     int c[Rank];
 #pragma unroll
@@ -346,6 +367,31 @@ public:
     }
 #else
     (void)stage;
+#endif
+  }
+
+  /// Every thread of every releasing warp (LastRefills), once its reads of `stage` are done:
+  /// the warp releases the stage; true in exactly one thread per round of Releasers releases,
+  /// lane 0 of the warp whose release completes it, which then refills the stage (refill()).
+  /// The thread's reads through the generic proxy are ordered before that copy here (fence),
+  /// and the warps' releases before it by the counter's acquire-release increments.
+  __device__ bool release_last(int stage) {
+    static_assert(LastRefills, "ntc::dev::tma_ring::release_last: a ring without counted releases");
+#if defined(NTC_DEV_HAS_TMA)
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncwarp(); // every lane's reads, before lane 0 speaks for the warp
+    if (threadIdx.x % 32 != 0)
+      return false;
+    unsigned before;
+    // atom.inc wraps to 0 after Releasers - 1: the counter is ready for the stage's next round.
+    asm volatile("atom.acq_rel.cta.shared::cta.inc.u32 %0, [%1], %2;"
+                 : "=r"(before)
+                 : "r"(detail::shared_address(bars_ + Stages + stage)), "r"(unsigned(Releasers - 1))
+                 : "memory");
+    return before == unsigned(Releasers - 1);
+#else
+    (void)stage;
+    return false;
 #endif
   }
 

@@ -1,0 +1,186 @@
+//===- ReleaseStages.cpp - stages refilled by the warp that releases them last -------===//
+//
+// pipeline-loads refills a stage the way cp.async needs: at the top of each iteration the
+// program waits for the stage's copies, then a barrier of every thread, then thread 0 copies
+// the tiles of iteration i + S - 1 into the stage that iteration i - 1 read. Once use-tensor-maps
+// has made every copy of a loop a TMA copy, that barrier serves only to keep a stage from being
+// refilled while a warp still reads it, and it costs the loop its warps' independence: every
+// warp waits for the slowest one each iteration, so the two warpgroups of an attention program
+// run their softmax at the same time and leave the tensor cores idle together.
+//
+// This pass gives such a loop releases instead (ntc::dev::tma_ring's last-releaser refills):
+//
+//   copies of iterations b … b+S-2                copies of iterations b … b+S-1
+//   for i in range(b, e):                          for i in range(b, e):
+//     async_wait … iteration=i   (and a barrier)     async_wait … iteration=i   (no barrier)
+//     async_copy X(i+S-1) …                          body up to its last read of the stage
+//     async_commit                                   stage_release iteration=i:
+//     body                                             async_copy X(i+S) …
+//                                                    the rest of the body
+//
+// Each warp releases the stage once the statement that reads it last has completed (a product
+// waits for its wgmma group within its statement); the warp whose release is the last of the
+// program's issues the stage's next copies at once. No warp waits for another except for data:
+// the pipeline is as deep as before (S - 1 iterations in flight while one is read).
+//
+// A candidate loop starts with its ring's wait, then the ring's copies (all by TMA) and a
+// commit; its ring is not a GEMM main loop's (those release to their issuer already) and has
+// no cp.async copies; the rest of its body holds no copy, wait, barrier or product in flight
+// (overlap-products' rotation keeps its own order) and reads the ring's stages; it is in no
+// other loop (its first copies would need every warp past its last iteration of the previous
+// round). GPU, sm_90a, the `_tma` program only, after use-tensor-maps, with the configuration
+// knob `release=1` (LaunchKnobs::release).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ntc::passes {
+
+namespace {
+
+using namespace kir;
+
+/// True when statement `s` (nested bodies included) reads a stage of one of `buffers`.
+bool readsStage(const Stmt &s, const std::set<int> &buffers) {
+  bool found = false;
+  forEachStmt({s}, [&](const Stmt &t) {
+    if (t->value)
+      forEachValue(t->value, [&](const Value &v) {
+        found = found || (v->kind == ValueKind::SharedStage && v->type.layout &&
+                          buffers.count(v->type.layout->buffer) > 0);
+      });
+    return true;
+  });
+  return found;
+}
+
+/// True when statement `s` (nested bodies included) orders copies or products itself.
+bool synchronizes(const Stmt &s) {
+  bool found = false;
+  forEachStmt({s}, [&](const Stmt &t) {
+    found = found || t->kind == StmtKind::AsyncCopy || t->kind == StmtKind::AsyncWait ||
+            t->kind == StmtKind::AsyncCommit || t->kind == StmtKind::DotIssue ||
+            t->kind == StmtKind::DotWait || t->kind == StmtKind::Barrier ||
+            t->kind == StmtKind::StageRelease || (t->kind == StmtKind::For && t->group >= 0);
+    return true;
+  });
+  return found;
+}
+
+class Releaser {
+public:
+  explicit Releaser(Function &f) : f_(f) {}
+
+  std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
+    std::vector<Stmt> out;
+    for (const Stmt &s : body) {
+      if (s->kind == StmtKind::For && s->group < 0) {
+        ++loops_;
+        Stmt loop = makeFor(s->var, s->begin, s->end, s->step, stmts(s->body));
+        --loops_;
+        if (loops_ > 0 || !release(loop, out))
+          out.push_back(loop);
+      } else if (s->kind == StmtKind::If) {
+        out.push_back(makeIf(s->cond, stmts(s->body), stmts(s->orelse)));
+      } else {
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+
+  /// The groups whose rings now refill by releases.
+  const std::set<int> &released() const { return released_; }
+
+private:
+  /// The ring of pipelined loop `group` when its copies are all by TMA and nothing releases it.
+  TmaRing *plainRing(int group) {
+    for (TmaRing &r : f_.tmaRings)
+      if (r.group == group && r.releasers == 0 && !r.asyncCopiesToo && r.operandMaps.empty() &&
+          r.cluster == 1 && r.stages >= 2)
+        return &r;
+    return nullptr;
+  }
+
+  /// Appends the released form of `loop` (its prologue's last copies first) to `out` and
+  /// returns true when it is a candidate.
+  bool release(const Stmt &loop, std::vector<Stmt> &out) {
+    const std::vector<Stmt> &body = loop->body;
+    if (body.empty() || body[0]->kind != StmtKind::AsyncWait || released_.count(body[0]->group))
+      return false;
+    const StmtNode &wait = *body[0];
+    if (!plainRing(wait.group))
+      return false;
+    size_t k = 1;
+    std::vector<Stmt> copies;
+    std::set<int> buffers;
+    while (k < body.size() && body[k]->kind == StmtKind::AsyncCopy) {
+      const Stmt &c = body[k++];
+      if (c->group != wait.group || c->tensorMap < 0 || !c->value->type.layout)
+        return false;
+      buffers.insert(c->value->type.layout->buffer);
+      copies.push_back(c);
+    }
+    if (copies.empty() || k >= body.size() || body[k]->kind != StmtKind::AsyncCommit)
+      return false;
+    const std::vector<Stmt> rest(body.begin() + static_cast<std::ptrdiff_t>(k) + 1, body.end());
+    size_t last = rest.size();
+    for (size_t j = 0; j < rest.size(); ++j) {
+      if (synchronizes(rest[j]))
+        return false;
+      if (readsStage(rest[j], buffers))
+        last = j;
+    }
+    if (last == rest.size())
+      return false;
+
+    const std::string &i = loop->var;
+    // The copies of the loop's S-th iteration join the prologue (they went out at the top of
+    // iteration b + 1 before).
+    const std::vector<Stmt> first = substituteSymbol(i, loop->begin, copies);
+    out.insert(out.end(), first.begin(), first.end());
+    std::vector<Stmt> released{body[0]};
+    released.insert(released.end(), rest.begin(),
+                    rest.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+    released.push_back(
+        makeStageRelease(Expr::symbol(i), wait.step, wait.group,
+                         substituteSymbol(i, Expr::symbol(i) + Expr(int64_t{1}), copies)));
+    released.insert(released.end(), rest.begin() + static_cast<std::ptrdiff_t>(last) + 1,
+                    rest.end());
+    out.push_back(makeFor(i, loop->begin, loop->end, loop->step, released));
+    released_.insert(wait.group);
+    return true;
+  }
+
+  Function &f_;
+  std::set<int> released_;
+  int loops_ = 0; ///< loops around the statements being rewritten
+};
+
+} // namespace
+
+TensorMapPlan releaseStages(const TensorMapPlan &plan, int threads, const GpuTarget &gpu) {
+  if (gpu.knobs.release != 1 || plan.function.tmaRings.empty() || threads % 32 != 0)
+    return plan;
+  TensorMapPlan out = plan;
+  Function &f = out.function;
+  Releaser releaser(f);
+  f.body = releaser.stmts(f.body);
+  if (releaser.released().empty())
+    return plan;
+  int64_t barriers = f.tmaRings.front().byteOffset;
+  for (TmaRing &ring : f.tmaRings) {
+    barriers = std::min(barriers, ring.byteOffset);
+    if (releaser.released().count(ring.group)) {
+      ring.releasers = threads / 32;
+      ring.lastReleaserRefills = true;
+    }
+  }
+  out.totalBytes = placeRingBarriers(f, barriers);
+  return out;
+}
+
+} // namespace ntc::passes
