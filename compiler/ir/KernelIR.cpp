@@ -864,6 +864,29 @@ std::vector<Stmt> substituteSymbol(const std::string &name, const Expr &by,
   return SymbolSubstituter(name, by).stmts(body);
 }
 
+std::vector<Stmt> rewriteLoops(
+    const std::vector<Stmt> &body,
+    const std::function<bool(const Stmt &loop, int depth, std::vector<Stmt> &out)> &rewrite,
+    int depth) {
+  std::vector<Stmt> out;
+  for (const Stmt &s : body) {
+    if (s->kind == StmtKind::For) {
+      Stmt loop =
+          makeFor(s->var, s->begin, s->end, s->step, rewriteLoops(s->body, rewrite, depth + 1));
+      if (s->group >= 0)
+        loop = withGroup(loop, s->group);
+      if (!rewrite(loop, depth, out))
+        out.push_back(loop);
+    } else if (s->kind == StmtKind::If) {
+      out.push_back(makeIf(s->cond, rewriteLoops(s->body, rewrite, depth),
+                           rewriteLoops(s->orelse, rewrite, depth)));
+    } else {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
 void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f) {
   for (const Stmt &s : body)
     if (f(s)) {

@@ -343,6 +343,14 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
 std::vector<Stmt> substituteSymbol(const std::string &name, const Expr &by,
                                    const std::vector<Stmt> &body);
 
+/// `body` rebuilt loop by loop, innermost first: each For, with its body rebuilt first, goes to
+/// `rewrite` with the number of loops around it; `rewrite` appends the loop's replacement to
+/// `out` and returns true, or returns false to keep the loop. Ifs are rebuilt around theirs.
+std::vector<Stmt> rewriteLoops(
+    const std::vector<Stmt> &body,
+    const std::function<bool(const Stmt &loop, int depth, std::vector<Stmt> &out)> &rewrite,
+    int depth = 0);
+
 /// Calls `f` on every statement of `body`, outermost first; when `f` returns false the
 /// statement's nested bodies are skipped.
 void forEachStmt(const std::vector<Stmt> &body, const std::function<bool(const Stmt &)> &f);

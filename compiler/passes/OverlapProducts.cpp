@@ -82,19 +82,8 @@ std::vector<Stmt> asAssignments(const std::vector<Stmt> &head) {
 class Overlapper {
 public:
   std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
-    std::vector<Stmt> out;
-    for (const Stmt &s : body) {
-      if (s->kind == StmtKind::For) {
-        Stmt loop = makeFor(s->var, s->begin, s->end, s->step, stmts(s->body));
-        if (!rotate(loop, out))
-          out.push_back(loop);
-      } else if (s->kind == StmtKind::If) {
-        out.push_back(makeIf(s->cond, stmts(s->body), stmts(s->orelse)));
-      } else {
-        out.push_back(s);
-      }
-    }
-    return out;
+    return rewriteLoops(
+        body, [&](const Stmt &loop, int, std::vector<Stmt> &out) { return rotate(loop, out); });
   }
 
 private:

@@ -74,22 +74,11 @@ class Releaser {
 public:
   explicit Releaser(Function &f) : f_(f) {}
 
+  /// `body` with every candidate loop released (loops in another loop are left alone).
   std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
-    std::vector<Stmt> out;
-    for (const Stmt &s : body) {
-      if (s->kind == StmtKind::For && s->group < 0) {
-        ++loops_;
-        Stmt loop = makeFor(s->var, s->begin, s->end, s->step, stmts(s->body));
-        --loops_;
-        if (loops_ > 0 || !release(loop, out))
-          out.push_back(loop);
-      } else if (s->kind == StmtKind::If) {
-        out.push_back(makeIf(s->cond, stmts(s->body), stmts(s->orelse)));
-      } else {
-        out.push_back(s);
-      }
-    }
-    return out;
+    return rewriteLoops(body, [&](const Stmt &loop, int depth, std::vector<Stmt> &out) {
+      return depth == 0 && loop->group < 0 && release(loop, out);
+    });
   }
 
   /// The groups whose rings now refill by releases.
@@ -157,7 +146,6 @@ private:
 
   Function &f_;
   std::set<int> released_;
-  int loops_ = 0; ///< loops around the statements being rewritten
 };
 
 } // namespace
