@@ -34,7 +34,6 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
-#include <algorithm>
 #include <set>
 
 namespace ntc::passes {
@@ -98,7 +97,7 @@ private:
   /// returns true when it is a candidate.
   bool release(const Stmt &loop, std::vector<Stmt> &out) {
     const std::vector<Stmt> &body = loop->body;
-    if (body.empty() || body[0]->kind != StmtKind::AsyncWait || released_.count(body[0]->group))
+    if (body.empty() || body[0]->kind != StmtKind::AsyncWait)
       return false;
     const StmtNode &wait = *body[0];
     if (!plainRing(wait.group))
@@ -159,14 +158,13 @@ TensorMapPlan releaseStages(const TensorMapPlan &plan, int threads, const GpuTar
   f.body = releaser.stmts(f.body);
   if (releaser.released().empty())
     return plan;
-  int64_t barriers = f.tmaRings.front().byteOffset;
-  for (TmaRing &ring : f.tmaRings) {
-    barriers = std::min(barriers, ring.byteOffset);
+  // placeRingBarriers laid the rings out in order from the first one's offset.
+  const int64_t barriers = f.tmaRings.front().byteOffset;
+  for (TmaRing &ring : f.tmaRings)
     if (releaser.released().count(ring.group)) {
       ring.releasers = threads / 32;
       ring.lastReleaserRefills = true;
     }
-  }
   out.totalBytes = placeRingBarriers(f, barriers);
   return out;
 }
