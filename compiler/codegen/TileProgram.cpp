@@ -370,11 +370,14 @@ private:
         asyncCopy(*s);
         break;
       case StmtKind::DotIssue:
-        line("auto t_" + s->var + "_in_flight = " + ns_ + "::dot_issue(t_" + s->var + ", " +
-             dotArguments(s->value) + ");");
+        line((s->registerOperand ? "auto t_" + s->var + "_in_flight = " : std::string()) + ns_ +
+             "::dot_issue(t_" + s->var + ", " + dotArguments(s->value) + ");");
         break;
       case StmtKind::DotWait:
-        line(ns_ + "::dot_wait(t_" + s->var + ", t_" + s->var + "_in_flight);");
+        if (s->registerOperand)
+          line(ns_ + "::dot_wait(t_" + s->var + ", t_" + s->var + "_in_flight);");
+        else
+          line(ns_ + "::dot_wait<" + s->begin.str() + ">(t_" + s->var + ");");
         break;
       case StmtKind::Barrier:
         line(ns_ + "::barrier();");

@@ -449,17 +449,30 @@ Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> r
 }
 
 Stmt makeDotIssue(const std::string &name, Value product) {
-  if (product->kind != ValueKind::Dot || product->operands.size() != 3)
-    throw TypeError("dot_issue: the value must be a product with an accumulator");
+  if (product->kind != ValueKind::Dot)
+    throw TypeError("dot_issue: the value must be a product");
+  const LayoutRef &a = product->operands[0]->type.layout;
+  const bool registerOperand = a && a->kind == TileLayout::Kind::DotA;
+  const bool sharedOperand = a && a->kind == TileLayout::Kind::Shared;
+  if (!(registerOperand && product->operands.size() == 3) &&
+      !(sharedOperand && product->operands.size() == 2))
+    throw TypeError("dot_issue: the product must accumulate with A in registers, or start "
+                    "afresh with A in shared memory");
   StmtNode n = node(StmtKind::DotIssue);
   n.var = name;
   n.value = std::move(product);
+  n.registerOperand = registerOperand;
   return make(std::move(n));
 }
 
-Stmt makeDotWait(const std::string &name) {
+Stmt makeDotWait(const std::string &name, int64_t pending, bool registerOperand) {
+  if (pending < 0 || pending > 7 || (registerOperand && pending != 0))
+    throw TypeError("dot_wait: 0 to 7 products may stay in flight, none after a product with A "
+                    "in registers");
   StmtNode n = node(StmtKind::DotWait);
   n.var = name;
+  n.begin = Expr(pending);
+  n.registerOperand = registerOperand;
   return make(std::move(n));
 }
 
@@ -707,7 +720,8 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
       os << pad << "dot_issue %" << s->var << " <- " << valueString(f, s->value) << "\n";
       break;
     case StmtKind::DotWait:
-      os << pad << "dot_wait %" << s->var << "\n";
+      os << pad << "dot_wait %" << s->var
+         << (s->begin.constValue() ? " pending=" + s->begin.str() : std::string()) << "\n";
       break;
     case StmtKind::Barrier:
       os << pad << "barrier\n";

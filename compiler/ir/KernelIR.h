@@ -101,8 +101,9 @@ enum class StmtKind {
   AsyncCommit,  ///< closes the group of copies started since the last commit
   AsyncWait,    ///< waits until at most `begin` committed groups are in flight (the copies of
                 ///< iteration `end` of a loop starting at `step` have landed), then a barrier
-  DotIssue,     ///< starts `var <- value` (a Dot with an accumulator) on the tensor cores
-  DotWait,      ///< completes the product that DotIssue started into `var`
+  DotIssue,     ///< starts `var <- value` (a Dot) on the tensor cores
+  DotWait,      ///< completes the product that DotIssue started into `var` while `begin`
+                ///< products issued after it stay in flight
   Barrier,      ///< every thread of the program reaches this point before any goes on
   StageRelease, ///< every warp is done reading the stage of iteration `end` (of a loop from
                 ///< `step`) of TMA ring `group`; the warp that releases it last refills it
@@ -145,6 +146,9 @@ struct StmtNode {
   /// AsyncCopy: the Function::tensorMaps entry it copies through (TMA), or -1 (cp.async);
   /// Store: the entry it stores through (TMA, staged in the scratch region at offset 0), or -1.
   int tensorMap = -1;
+  /// DotIssue, DotWait: the product's A operand is in registers, which the tensor cores read
+  /// until the wait (ntc::dev::dot_in_flight keeps them); false: A is in shared memory.
+  bool registerOperand = false;
 };
 
 /// A padded tile extent: run-time sizes used as tile extents are compiled for powers of
@@ -295,11 +299,13 @@ Stmt makeAsyncCommit();
 /// that makes the completed copies visible to every thread (and to the tensor cores). The
 /// copies completed are those of `iteration` of pipelined loop `group`, which starts at `first`.
 Stmt makeAsyncWait(int64_t pending, Expr iteration, Expr first, int group);
-/// GPU: start `name <- product` (a Dot with an accumulator operand) without waiting for it;
-/// `name` must not be read before the DotWait of the same name.
+/// GPU: start `name <- product` without waiting for it: a Dot with an accumulator operand and
+/// A in registers (the tensor cores hold those registers until the wait), or a Dot without one
+/// whose A lies in shared memory. `name` must not be read before the DotWait of the same name.
 Stmt makeDotIssue(const std::string &name, Value product);
-/// GPU: complete the product that the DotIssue of `name` started.
-Stmt makeDotWait(const std::string &name);
+/// GPU: complete the product that the DotIssue of `name` started, while the `pending` products
+/// issued after it may stay in flight; `registerOperand`: that DotIssue's A is in registers.
+Stmt makeDotWait(const std::string &name, int64_t pending = 0, bool registerOperand = true);
 /// GPU: a barrier of every thread of the program.
 Stmt makeBarrier();
 /// GPU: every warp is done reading the stage that holds the copies of `iteration` of the

@@ -56,6 +56,17 @@ bool holdsStatement(const kir::Function &laidOut, kir::StmtKind kind) {
   return found;
 }
 
+/// True when overlap-products issued a product ahead of another in `laidOut` (a wait that
+/// leaves products in flight).
+bool issuesAhead(const kir::Function &laidOut) {
+  bool found = false;
+  kir::forEachStmt(laidOut.body, [&](const kir::Stmt &s) {
+    found = found || (s->kind == kir::StmtKind::DotWait && s->begin.constValue() > 0);
+    return !found;
+  });
+  return found;
+}
+
 /// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
 /// them (pipelined and laid out; the element-by-element twin needs no more shared memory).
 SharedPlan layOut(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
@@ -165,7 +176,7 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.stages = static_cast<int>(value);
     } else if (name == "group" && value >= 1 && value <= 1024) {
       config.knobs.bandRows = value;
-    } else if (name == "overlap" && (value == 0 || value == 1)) {
+    } else if (name == "overlap" && value >= 0 && value <= 2) {
       config.knobs.overlap = static_cast<int>(value);
     } else if (name == "tma" && (value == 0 || value == 1)) {
       config.knobs.tma = static_cast<int>(value);
@@ -179,7 +190,7 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
                name == "tma" || name == "cluster" || name == "persistent" || name == "release") {
       throw std::invalid_argument(name + "=" + std::to_string(value) +
                                   " is out of range (warps 1-32, stages 2-16, group 1-1024, "
-                                  "overlap 0-1, tma 0-1, cluster 1-2, persistent 0-1, release "
+                                  "overlap 0-2, tma 0-1, cluster 1-2, persistent 0-1, release "
                                   "0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
@@ -311,6 +322,11 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
                            kir::StmtKind::DotIssue))
           for (int stages : kRingStages)
             tryWithTma(LaunchKnobs{0, stages, 0, 1});
+        // And with the next first product issued ahead of the last (overlap-products, level 2).
+        overlapping.knobs.overlap = 2;
+        if (issuesAhead(layOut(*specialized, threads, overlapping).function))
+          for (int stages : kRingStages)
+            tryWithTma(LaunchKnobs{0, stages, 0, 2});
       } else if (reducesWithoutProducts(*specialized)) {
         tryConfig(LaunchKnobs{});
         for (int warps : kReductionWarps)

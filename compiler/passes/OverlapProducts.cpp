@@ -24,6 +24,31 @@
 // and each iteration commits two groups (whence 2(S-2) groups may stay in flight at the wait).
 // Nothing reads the accumulator between dot_issue and dot_wait: that is the candidate test.
 //
+// With `overlap=2` (level 2) the statements between the two products (the middle: attention's
+// softmax) also run while the last product is in flight, as FlashAttention-3's intra-warpgroup
+// overlap: the next iteration's first product is issued before the last one, and a wait that
+// leaves one product in flight completes it alone:
+//
+//   for i in range(b, e):                    %x, %m = <placeholder>   (head, middle definitions)
+//     async_wait S-2                         if b < e:
+//     async_copy K(i+S-1), V(i+S-1)            (as above) ; head(b) ; middle(b)
+//     async_commit                           for i in range(b, e - 1):
+//     head(i)     (%s = dot(%q, K(i)))         async_wait 2(S-2) ; K(i+S) ; commit
+//     middle(i)   (softmax of %s)              head(i+1) with dot_issue %s <- dot(%q, K(i+1))
+//     %acc <- dot(p, V(i), acc')               dot_issue %acc <- dot(.., V(i), ..) ; tail(i)
+//     tail(i)                                  dot_wait %s pending=1 ; middle(i+1)
+//                                              dot_wait %acc ; barrier ; V(i+S) ; commit
+//                                            if b < e: %acc <- dot(.., V(e-1), ..) ; tail(e-1)
+//
+// Every iteration of the loop issues the next first product: ptxas serializes every wgmma of a
+// function (C7514) when a wait may retire a product issued on some paths only, so the last
+// iteration, which has no next one, follows the loop. Level 2 needs the first product to start
+// afresh from a resident A operand through wgmma (no in-flight record: its operands are in
+// shared memory), the middle to assign register locals only (ifs of assignments included) and
+// hold no product or accumulator, and neither the last product nor the tail to read what the
+// head writes (the next head has overwritten it by then); elsewhere the loop rotates as at
+// level 1.
+//
 // A candidate loop was pipelined (it starts with async_wait, its copies and a commit), its last
 // product is `%acc <- dot(a, shared_stage(ring), acc')` of 16-bit operands, A in registers, as a
 // chain of wgmma, and B a stage of the loop's own ring; an earlier statement holds a product; the
@@ -35,6 +60,7 @@
 #include "passes/Passes.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace ntc::passes {
@@ -71,16 +97,49 @@ bool touches(const Stmt &s, const std::string &name) {
   return found;
 }
 
-/// The head's statements as assignments (its definitions become loop-carried locals).
-std::vector<Stmt> asAssignments(const std::vector<Stmt> &head) {
+/// `stmts` with their definitions as assignments (the locals become loop-carried); other
+/// statements as they are.
+std::vector<Stmt> asAssignments(const std::vector<Stmt> &stmts) {
   std::vector<Stmt> out;
-  for (const Stmt &s : head)
-    out.push_back(makeAssign(s->var, s->value));
+  for (const Stmt &s : stmts)
+    out.push_back(s->kind == StmtKind::Define ? makeAssign(s->var, s->value) : s);
   return out;
+}
+
+/// The parts of a candidate loop's body.
+struct Candidate {
+  int64_t stages = 0;
+  std::vector<Stmt> kept, moved; ///< the copies: of other rings, of the last product's ring
+  std::vector<Stmt> head;        ///< the statements up to the first product, that one included
+  std::vector<Stmt> middle;      ///< those between the first product and the last
+  Stmt last;                     ///< `%acc <- dot(a, shared_stage(ring), acc')`
+  std::vector<Stmt> tail;        ///< those after the last product
+};
+
+/// The locals that `stmts` define or assign (nested bodies included).
+std::set<std::string> written(const std::vector<Stmt> &stmts) {
+  std::set<std::string> names;
+  forEachStmt(stmts, [&](const Stmt &s) {
+    if (s->kind == StmtKind::Define || s->kind == StmtKind::Assign)
+      names.insert(s->var);
+    return true;
+  });
+  return names;
+}
+
+/// True when `stmts` only assign locals, directly or in the branches of ifs.
+bool onlyAssignments(const std::vector<Stmt> &stmts) {
+  for (const Stmt &s : stmts)
+    if (s->kind != StmtKind::Assign &&
+        !(s->kind == StmtKind::If && onlyAssignments(s->body) && onlyAssignments(s->orelse)))
+      return false;
+  return true;
 }
 
 class Overlapper {
 public:
+  explicit Overlapper(int level) : level_(level) {}
+
   std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
     return rewriteLoops(
         body, [&](const Stmt &loop, int, std::vector<Stmt> &out) { return rotate(loop, out); });
@@ -101,19 +160,32 @@ private:
     return b->kind == ValueKind::SharedStage && wgmmaProduct(product);
   }
 
-  /// Appends the rotated form of `loop` to `out` and returns true when it is a candidate.
-  bool rotate(const Stmt &loop, std::vector<Stmt> &out) {
+  /// True when `product` starts afresh and runs as a chain of wgmma with both operands swizzled
+  /// in shared memory, A resident (the asynchronous case of ntc::dev::dot_issue's shared form).
+  static bool asyncSharedProduct(const Value &product) {
+    if (product->kind != ValueKind::Dot || product->operands.size() != 2 ||
+        product->type.dtype != DType::Float32)
+      return false;
+    const LayoutRef &a = product->operands[0]->type.layout;
+    if (!a || a->kind != TileLayout::Kind::Shared || a->swizzle == 0)
+      return false;
+    return product->operands[1]->kind == ValueKind::SharedStage && wgmmaProduct(product);
+  }
+
+  /// The parts of `loop`'s body when it is a candidate of level 1.
+  static std::optional<Candidate> split(const Stmt &loop) {
     const std::vector<Stmt> &body = loop->body;
     // The pipelined prologue of the body: async_wait, the copies, async_commit.
     if (body.empty() || body[0]->kind != StmtKind::AsyncWait)
-      return false;
-    const int64_t stages = body[0]->begin.constValue() + 2;
+      return std::nullopt;
+    Candidate c;
+    c.stages = body[0]->begin.constValue() + 2;
     size_t k = 1;
     std::vector<Stmt> copies;
     while (k < body.size() && body[k]->kind == StmtKind::AsyncCopy)
       copies.push_back(body[k++]);
     if (copies.empty() || k >= body.size() || body[k]->kind != StmtKind::AsyncCommit)
-      return false;
+      return std::nullopt;
     const std::vector<Stmt> rest(body.begin() + static_cast<std::ptrdiff_t>(k) + 1, body.end());
     // The last product, into a local, and the first statement holding a product.
     size_t last = rest.size();
@@ -121,7 +193,7 @@ private:
       if (rest[j]->kind == StmtKind::Assign && asyncProduct(rest[j]->value))
         last = j;
     if (last == rest.size())
-      return false;
+      return std::nullopt;
     const std::string acc = rest[last]->var;
     const Value &product = rest[last]->value;
     size_t head = rest.size();
@@ -129,81 +201,169 @@ private:
       if (rest[j]->value && holdsProduct(rest[j]->value))
         head = j;
     if (head == rest.size())
-      return false;
+      return std::nullopt;
     for (size_t j = 0; j <= head; ++j)
       if ((rest[j]->kind != StmtKind::Define && rest[j]->kind != StmtKind::Assign) ||
           touches(rest[j], acc))
-        return false;
+        return std::nullopt;
     for (size_t j = last + 1; j < rest.size(); ++j)
       if (touches(rest[j], acc))
-        return false;
+        return std::nullopt;
     // A product after the last candidate would run while it is in flight: not handled.
     for (size_t j = last + 1; j < rest.size(); ++j)
       if (rest[j]->value && holdsProduct(rest[j]->value))
-        return false;
+        return std::nullopt;
     // Split the copies: those of the product's ring wait for it; the others keep their place.
     const int ring = product->operands[1]->type.layout->buffer;
-    std::vector<Stmt> kept, moved;
-    for (const Stmt &c : copies)
-      (c->value->type.layout && c->value->type.layout->buffer == ring ? moved : kept).push_back(c);
-    if (moved.empty() || ring < 0)
-      return false;
+    for (const Stmt &copy : copies)
+      (copy->value->type.layout && copy->value->type.layout->buffer == ring ? c.moved : c.kept)
+          .push_back(copy);
+    if (c.moved.empty() || ring < 0)
+      return std::nullopt;
+    auto at = [&](size_t j) { return rest.begin() + static_cast<std::ptrdiff_t>(j); };
+    c.head.assign(at(0), at(head + 1));
+    c.middle.assign(at(head + 1), at(last));
+    c.last = rest[last];
+    c.tail.assign(at(last + 1), rest.end());
+    return c;
+  }
 
+  /// True when the candidate may issue the next iteration's first product before its last one
+  /// and run the middle of the next iteration while the last is in flight (level 2): the first
+  /// product is the head's last statement and runs as wgmma from shared memory; the middle
+  /// assigns register locals only, holds no product and leaves the accumulator alone; neither
+  /// the last product nor the tail reads what the head writes (the next head has overwritten it
+  /// by then).
+  static bool issuesAhead(const Candidate &c) {
+    const Stmt &first = c.head.back();
+    if (!asyncSharedProduct(first->value))
+      return false;
+    const std::string &acc = c.last->var;
+    for (const Stmt &s : c.middle) {
+      if (touches(s, acc))
+        return false;
+      bool product = false;
+      forEachStmt({s}, [&](const Stmt &t) {
+        product = product || (t->value && holdsProduct(t->value));
+        return true;
+      });
+      if (product)
+        return false;
+      if (s->kind == StmtKind::Define) {
+        const LayoutRef &l = s->value->type.layout;
+        if (l && l->kind == TileLayout::Kind::Shared)
+          return false;
+      } else if (!onlyAssignments({s})) {
+        return false;
+      }
+    }
+    for (const std::string &name : written(c.head)) {
+      if (reads(c.last->value, name))
+        return false;
+      for (const Stmt &s : c.tail)
+        if (touches(s, name))
+          return false;
+    }
+    return true;
+  }
+
+  /// Appends the rotated form of `loop` to `out` and returns true when it is a candidate.
+  bool rotate(const Stmt &loop, std::vector<Stmt> &out) {
+    const std::optional<Candidate> c = split(loop);
+    if (!c)
+      return false;
+    const bool ahead = level_ >= 2 && issuesAhead(*c);
     const std::string &i = loop->var;
-    const std::vector<Stmt> headStmts(rest.begin(),
-                                      rest.begin() + static_cast<std::ptrdiff_t>(head) + 1);
-    // Locals the head defines live across iterations now: defined before the loop.
-    for (const Stmt &s : headStmts)
-      if (s->kind == StmtKind::Define)
-        out.push_back(
-            makeDefine(s->var, withLayout(makeFull(s->value->type.shape, 0, s->value->type.dtype),
-                                          s->value->type.layout, {})));
-    // The first iteration's head, with both groups of copies of the ring's next stage.
     auto append = [](std::vector<Stmt> &to, const std::vector<Stmt> &stmts) {
       to.insert(to.end(), stmts.begin(), stmts.end());
     };
     auto less = [](const Expr &a, const Expr &b) {
-      Cond c;
-      c.kind = Cond::Kind::Less;
-      c.a = a;
-      c.b = b;
-      return c;
+      Cond cond;
+      cond.kind = Cond::Kind::Less;
+      cond.a = a;
+      cond.b = b;
+      return cond;
     };
-    const StmtNode &wait = *body[0];
-    std::vector<Stmt> prologue{makeAsyncWait(stages - 2, loop->begin, wait.step, wait.group)};
-    append(prologue, substituteSymbol(i, loop->begin, kept));
+    // Locals the head (and, issued ahead, the middle) defines live across iterations now:
+    // defined before the loop.
+    std::vector<Stmt> carried = c->head;
+    if (ahead)
+      append(carried, c->middle);
+    for (const Stmt &s : carried)
+      if (s->kind == StmtKind::Define)
+        out.push_back(
+            makeDefine(s->var, withLayout(makeFull(s->value->type.shape, 0, s->value->type.dtype),
+                                          s->value->type.layout, {})));
+    // The first iteration's head (and middle), with both groups of copies of the ring's next
+    // stage.
+    const StmtNode &wait = *loop->body[0];
+    std::vector<Stmt> prologue{makeAsyncWait(c->stages - 2, loop->begin, wait.step, wait.group)};
+    append(prologue, substituteSymbol(i, loop->begin, c->kept));
     prologue.push_back(makeAsyncCommit());
-    append(prologue, substituteSymbol(i, loop->begin, moved));
+    append(prologue, substituteSymbol(i, loop->begin, c->moved));
     prologue.push_back(makeAsyncCommit());
-    append(prologue, substituteSymbol(i, loop->begin, asAssignments(headStmts)));
+    append(prologue, substituteSymbol(i, loop->begin, asAssignments(c->head)));
+    if (ahead)
+      append(prologue, substituteSymbol(i, loop->begin, asAssignments(c->middle)));
     out.push_back(makeIf(less(loop->begin, loop->end), prologue, {}));
-    // The rotated body.
-    std::vector<Stmt> rotated(rest.begin() + static_cast<std::ptrdiff_t>(head) + 1,
-                              rest.begin() + static_cast<std::ptrdiff_t>(last));
-    rotated.push_back(makeDotIssue(acc, product));
-    rotated.insert(rotated.end(), rest.begin() + static_cast<std::ptrdiff_t>(last) + 1, rest.end());
+    // The next iteration's head: its ring's stage, its copies, its statements.
     const Expr following = Expr::symbol(i) + Expr(int64_t{1});
-    std::vector<Stmt> nextHead{makeAsyncWait(2 * (stages - 2), following, wait.step, wait.group)};
-    append(nextHead, substituteSymbol(i, following, kept));
+    std::vector<Stmt> nextHead{
+        makeAsyncWait(2 * (c->stages - 2), following, wait.step, wait.group)};
+    append(nextHead, substituteSymbol(i, following, c->kept));
     nextHead.push_back(makeAsyncCommit());
-    append(nextHead, substituteSymbol(i, following, asAssignments(headStmts)));
+    std::vector<Stmt> rotated;
+    if (ahead) {
+      // for i in range(b, e - 1): head(i + 1), its product issued ; issue the last product ;
+      //   tail(i) ; wait for the first product ; middle(i + 1) ; wait for the last product.
+      // Every iteration issues the next first product: ptxas serializes every wgmma of the
+      // program (C7514) when a wait retires products issued on some paths only. The last
+      // iteration, with no next head, follows the loop as it was.
+      std::vector<Stmt> head = asAssignments(c->head);
+      const Stmt first = head.back();
+      head.back() = makeDotIssue(first->var, first->value);
+      append(rotated, nextHead);
+      append(rotated, substituteSymbol(i, following, head));
+      rotated.push_back(makeDotIssue(c->last->var, c->last->value));
+      append(rotated, c->tail);
+      rotated.push_back(makeDotWait(first->var, 1, false));
+      append(rotated, substituteSymbol(i, following, asAssignments(c->middle)));
+      rotated.push_back(makeDotWait(c->last->var));
+      rotated.push_back(makeBarrier());
+      append(rotated, substituteSymbol(i, following, c->moved));
+      rotated.push_back(makeAsyncCommit());
+      const Expr lastIteration = loop->end - Expr(int64_t{1});
+      out.push_back(makeFor(i, loop->begin, lastIteration, loop->step, rotated));
+      std::vector<Stmt> epilogue{c->last};
+      append(epilogue, c->tail);
+      out.push_back(
+          makeIf(less(loop->begin, loop->end), substituteSymbol(i, lastIteration, epilogue), {}));
+      return true;
+    }
+    // for i: middle(i) ; issue the last product ; tail(i) ; [head(i + 1)] ; wait for the last.
+    rotated = c->middle;
+    rotated.push_back(makeDotIssue(c->last->var, c->last->value));
+    append(rotated, c->tail);
+    append(nextHead, substituteSymbol(i, following, asAssignments(c->head)));
     rotated.push_back(makeIf(less(following, loop->end), nextHead, {}));
-    rotated.push_back(makeDotWait(acc));
+    rotated.push_back(makeDotWait(c->last->var));
     rotated.push_back(makeBarrier());
-    append(rotated, substituteSymbol(i, following, moved));
+    append(rotated, substituteSymbol(i, following, c->moved));
     rotated.push_back(makeAsyncCommit());
     out.push_back(makeFor(i, loop->begin, loop->end, loop->step, rotated));
     return true;
   }
+
+  int level_;
 };
 
 } // namespace
 
 kir::Function overlapProducts(const kir::Function &resident, const GpuTarget &gpu) {
-  if (gpu.knobs.overlap != 1 || !gpu.tuning().wgmma())
+  if (gpu.knobs.overlap < 1 || !gpu.tuning().wgmma())
     return resident;
   Function out = resident;
-  out.body = Overlapper().stmts(resident.body);
+  out.body = Overlapper(gpu.knobs.overlap).stmts(resident.body);
   return out;
 }
 

@@ -87,8 +87,8 @@ std::map<std::string, int64_t> probeValues(const kir::Function &f,
                                            std::map<std::string, int64_t> values);
 
 /// A configuration's stable id: `NAME=V` per meta-parameter in declaration order, then
-/// `warps=W`, `stages=S`, `group=G`, `overlap=1`, `tma=1`, `cluster=2`, `persistent=1` and
-/// `release=1` for the knobs it fixes,
+/// `warps=W`, `stages=S`, `group=G`, `overlap=1` (or 2), `tma=1`, `cluster=2`, `persistent=1`
+/// and `release=1` for the knobs it fixes,
 /// comma-separated; `none` when it fixes nothing.
 std::string configId(const KernelSpec &spec, const Config &config);
 
@@ -386,8 +386,10 @@ bool wgmmaProduct(const kir::Value &dot);
 /// overlap-products (GPU, sm_90a, configuration knob `overlap=1`): a pipelined loop whose last
 /// product is a wgmma chain into a local is rotated by its head (the statements up to its first
 /// product), so that the last product stays in flight while the next iteration's copies and
-/// first product are issued (dot_issue/dot_wait; see OverlapProducts.cpp). After
-/// keep-operands-resident, before allocate-shared.
+/// first product are issued (dot_issue/dot_wait; see OverlapProducts.cpp). With `overlap=2`,
+/// where it applies, the next first product is issued before the last one and the statements
+/// between the two run while the last is in flight. After keep-operands-resident, before
+/// allocate-shared.
 kir::Function overlapProducts(const kir::Function &resident, const GpuTarget &gpu);
 
 /// A pipelined copy as TMA makes it (see UseTensorMaps.cpp).

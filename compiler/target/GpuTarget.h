@@ -35,7 +35,9 @@ struct LaunchKnobs {
   int stages = 0;       ///< shared-memory stages of GEMM rings and pipelined loops
   int64_t bandRows = 0; ///< rows per band of the grouped program order (1: row order)
   /// 1: a pipelined loop's last product stays in flight while the next iteration's first one
-  /// is issued (passes/OverlapProducts.cpp); 0: every product completes where it stands.
+  /// is issued (passes/OverlapProducts.cpp); 2: besides, the next first product is issued
+  /// before the last one and the statements between them run while the last is in flight;
+  /// 0: every product completes where it stands.
   int overlap = 0;
   /// 1 (sm_90a only): a program whose pipelined copies TMA can make gets a twin that makes them
   /// so, launched when the dispatcher can describe the tensors (passes/UseTensorMaps.cpp).

@@ -607,6 +607,18 @@ __global__ void layouts_kernel(const T *a, const T *b, float *out, T *out_half) 
   dev::dot_wait(issued, in_flight);
   dev::barrier();
   dev::store(out, issued, offset);
+  // A product from a resident A issued ahead of an accumulating one, completed while the
+  // second stays in flight (overlap-products at level 2).
+  dev::LTile<float, S, P> ahead;
+  dev::dot_issue(ahead, dev::to_shared<32768, false, dev::Swizzled<128>>(x, smem),
+                 dev::stage_view<T, S, true, dev::Swizzled<128>>(smem, 0), smem);
+  auto behind = c;
+  auto behind_in_flight =
+      dev::dot_issue(behind, xa, dev::stage_view<T, S, true, dev::Swizzled<128>>(smem, 0), c, smem);
+  dev::dot_wait<1>(ahead);
+  dev::store(out, ahead, offset);
+  dev::dot_wait(behind, behind_in_flight);
+  dev::store(out, behind, offset);
 }
 template __global__ void layouts_kernel<dev::float16, 4, 1>(const dev::float16 *,
                                                             const dev::float16 *, float *,

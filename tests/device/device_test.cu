@@ -1330,7 +1330,9 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
 /// and with A resident in a swizzled shared buffer (to_shared; wgmma reads both operands through
 /// descriptors, or ldmatrix fills A's fragments). Last, the accumulating product started by
 /// dot_issue and completed by dot_wait (living and dying A), the second while another product
-/// runs between the two (overlap-products' rotated loop).
+/// runs between the two (overlap-products' rotated loop); and a product from the resident A
+/// issued ahead of an accumulating one, completed by dot_wait<1> while the second stays in
+/// flight (overlap-products at level 2).
 template <class T, int WM, int M, int K, int N, int RowBytes>
 void swizzled_dot_test(const char *name) {
   constexpr int Th = 32 * WM;
@@ -1352,7 +1354,7 @@ void swizzled_dot_test(const char *name) {
   for (int i = 0; i < SA::numel; ++i)
     a_float[i] = float(a[i]); // exact: the cast back to T gives a again
   DevBuf<T> da(a), db(b), dbt(bt);
-  DevBuf<float> daf(a_float), dc(c), out(10 * SC::numel);
+  DevBuf<float> daf(a_float), dc(c), out(12 * SC::numel);
   const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
   const float *paf = daf.ptr, *pc = dc.ptr;
   float *po = out.ptr;
@@ -1409,6 +1411,14 @@ void swizzled_dot_test(const char *name) {
         dev::dot_wait(overlapped, dying_in_flight);
         dev::store(po, overlapped, RowMajor<SC>{8 * SC::numel});
         dev::store(po, between, RowMajor<SC>{9 * SC::numel});
+        dev::LTile<float, SC, P> ahead;
+        dev::dot_issue(ahead, xs, yt, smem);
+        auto behind = acc;
+        auto behind_in_flight = dev::dot_issue(behind, x, y, acc, smem);
+        dev::dot_wait<1>(ahead);
+        dev::store(po, ahead, RowMajor<SC>{10 * SC::numel});
+        dev::dot_wait(behind, behind_in_flight);
+        dev::store(po, behind, RowMajor<SC>{11 * SC::numel});
       },
       bytes);
   const auto x = host_tile<H>(shape_of<SA>(), a);
@@ -1441,8 +1451,14 @@ void swizzled_dot_test(const char *name) {
   check<float>(n + " (dot_issue, dying A, a product in between)",
                hvec<float>(o.begin() + 8 * SC::numel, o.begin() + 9 * SC::numel), with_acc,
                rel(1e-3, 1e-3));
-  check<float>(n + " (the product in between)", hvec<float>(o.begin() + 9 * SC::numel, o.end()),
-               want, rel(1e-3, 1e-3));
+  check<float>(n + " (the product in between)",
+               hvec<float>(o.begin() + 9 * SC::numel, o.begin() + 10 * SC::numel), want,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (resident A issued ahead, dot_wait<1>)",
+               hvec<float>(o.begin() + 10 * SC::numel, o.begin() + 11 * SC::numel), want,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (the accumulating product issued behind it)",
+               hvec<float>(o.begin() + 11 * SC::numel, o.end()), with_acc, rel(1e-3, 1e-3));
 }
 
 static void test_layouts() {

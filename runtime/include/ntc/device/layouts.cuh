@@ -1305,15 +1305,27 @@ load_operand_a(const SharedTile<T, SA, false, LA> &a) {
   return r;
 }
 
+/// True when dot_into_shared multiplies by wgmma: sm_90a, both operands swizzled and a wgmma
+/// accumulator layout.
+template <class S, int WM, int WN, class L, class LA>
+inline constexpr bool wgmma_shared_product_v =
+#if defined(NTC_DEV_HAS_WGMMA)
+    wgmma_product_v<S, WM, WN, L> &&is_swizzled_v<LA>;
+#else
+    false;
+#endif
+
 /// r (+)= a · b with A resident in shared memory (K contiguous in its rows): on sm_90a with
 /// both operands swizzled and a wgmma layout, a chain of wgmma reading both through
 /// descriptors (warpgroup g takes A's rows 64g …); else A's fragments by ldmatrix and dot_into.
-template <class T, class SA, class LA, class SB, bool Tr, class L, int WM, int WN, class S>
+/// Wait: complete the wgmma chain here; false leaves it in flight (committed as one group).
+template <bool Wait = true, class T, class SA, class LA, class SB, bool Tr, class L, int WM, int WN,
+          class S>
 __device__ inline void dot_into_shared(LTile<float, S, Mma<WM, WN>> &r,
                                        const SharedTile<T, SA, false, LA> &a,
                                        const SharedTile<T, SB, Tr, L> &b, bool fresh) {
 #if defined(NTC_DEV_HAS_WGMMA)
-  if constexpr (wgmma_product_v<S, WM, WN, L> && is_swizzled_v<LA>) {
+  if constexpr (wgmma_shared_product_v<S, WM, WN, L, LA>) {
     constexpr int KT = SA::dim(1) / 16, N = SB::dim(1);
     constexpr int B = L::row_bytes, rows = SharedTile<T, SB, Tr, L>::rows;
     constexpr int BA = LA::row_bytes, rows_a = SharedTile<T, SA, false, LA>::rows;
@@ -1328,8 +1340,10 @@ __device__ inline void dot_into_shared(LTile<float, S, Mma<WM, WN>> &r,
       wgmma_ss<T, N, Tr ? 0 : 1>(r.v, desc_a, desc_b, fresh && kk == 0 ? 0 : 1);
     }
     wgmma_commit();
-    wgmma_wait<0>();
-    fence_operands(r.v);
+    if constexpr (Wait) {
+      wgmma_wait<0>();
+      fence_operands(r.v);
+    }
     return;
   }
 #endif
@@ -1465,6 +1479,39 @@ __device__ inline auto dot_issue(LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<W
     r = dot<Acc>(a, b, acc, smem, operand);
   }
   return in_flight;
+}
+
+/// Starts r = a · b with A resident in shared memory (see the shared-A dot above) on the tensor
+/// cores and returns without waiting for it, when it runs as wgmma; otherwise the product
+/// completes here. Until dot_wait<Pending>(r), r and both operands' shared memory belong to the
+/// tensor cores (the compiler's overlap-products pass places the wait). Nothing else is held:
+/// there is no in-flight record to keep.
+template <class Acc, class S, int WM, int WN, class T, class SA, class LA, class SB, bool Tr,
+          class L, class Operand = living_operand>
+__device__ inline void dot_issue(LTile<Acc, S, Mma<WM, WN>> &r,
+                                 const SharedTile<T, SA, false, LA> &a,
+                                 const SharedTile<T, SB, Tr, L> &b, Smem = {}, Operand = {}) {
+  static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
+                "ntc::dev::dot_issue: tensor-core products take float16/bfloat16 and accumulate "
+                "float");
+  static_assert(SA::dim(1) == SB::dim(0) && SA::dim(0) == S::dim(0) && SB::dim(1) == S::dim(1),
+                "ntc::dev::dot_issue: operand and result shapes differ");
+  detail::dot_into_shared<false>(r, a, b, true);
+}
+
+/// Completes the shared-A product that dot_issue started into r while the Pending products
+/// issued after it stay in flight (wgmma.wait_group Pending). Every product issued after r's must
+/// run as wgmma too, or the wait would let r's go on: the compiler issues them in that order
+/// only when all of them do. A no-op where products complete as they are issued.
+template <int Pending, class Acc, class S, int WM, int WN>
+__device__ inline void dot_wait(LTile<Acc, S, Mma<WM, WN>> &r) {
+  static_assert(Pending >= 0 && Pending <= 7, "ntc::dev::dot_wait: wgmma keeps 0 to 7 groups");
+#if defined(NTC_DEV_HAS_WGMMA)
+  detail::wgmma_wait<Pending>();
+  detail::fence_operands(r.v);
+#else
+  (void)r;
+#endif
 }
 
 /// Completes the product that dot_issue started into r (a no-op where it completed there).
