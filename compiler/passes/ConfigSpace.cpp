@@ -325,8 +325,12 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
         // And with the next first product issued ahead of the last (overlap-products, level 2).
         overlapping.knobs.overlap = 2;
         if (issuesAhead(layOut(*specialized, threads, overlapping).function))
-          for (int stages : kRingStages)
+          for (int stages : kRingStages) {
             tryWithTma(LaunchKnobs{0, stages, 0, 2});
+            // By TMA with stages released once their last product completes (release-stages).
+            if (gpu.hasHopper())
+              tryConfig(LaunchKnobs{0, stages, 0, 2, 1, 0, 0, 1});
+          }
       } else if (reducesWithoutProducts(*specialized)) {
         tryConfig(LaunchKnobs{});
         for (int warps : kReductionWarps)

@@ -26,9 +26,11 @@
 // A candidate loop starts with its ring's wait, then the ring's copies (all by TMA) and a
 // commit; its ring is not a GEMM main loop's (those release to their issuer already) and has
 // no cp.async copies; the rest of its body holds no copy, wait, barrier or product in flight
-// (overlap-products' rotation keeps its own order) and reads the ring's stages; it is in no
-// other loop (its first copies would need every warp past its last iteration of the previous
-// round). GPU, sm_90a, the `_tma` program only, after use-tensor-maps, with the configuration
+// and reads the ring's stages; it is in no other loop (its first copies would need every warp
+// past its last iteration of the previous round). A loop that overlap-products rotated at level
+// 2 is a candidate of its own shape (releaseRotated): each warp releases the stage of iteration
+// i once that iteration's last product is complete. Loops rotated at level 1 keep their
+// barriers. GPU, sm_90a, the `_tma` program only, after use-tensor-maps, with the configuration
 // knob `release=1` (LaunchKnobs::release).
 //
 //===----------------------------------------------------------------------===//
@@ -76,7 +78,7 @@ public:
   /// `body` with every candidate loop released (loops in another loop are left alone).
   std::vector<Stmt> stmts(const std::vector<Stmt> &body) {
     return rewriteLoops(body, [&](const Stmt &loop, int depth, std::vector<Stmt> &out) {
-      return depth == 0 && loop->group < 0 && release(loop, out);
+      return depth == 0 && loop->group < 0 && (release(loop, out) || releaseRotated(loop, out));
     });
   }
 
@@ -140,6 +142,93 @@ private:
                     rest.end());
     out.push_back(makeFor(i, loop->begin, loop->end, loop->step, released));
     released_.insert(wait.group);
+    return true;
+  }
+
+  /// Appends the released form of `loop` to `out` and returns true when it is a loop that
+  /// overlap-products rotated at level 2 and `out` ends with its prologue (the first
+  /// iteration's wait, the copies of iteration b + S - 1 in two commits, head and middle):
+  ///
+  ///   if b < e:                               copies of iteration b + S - 1
+  ///     async_wait iteration=b                if b < e:
+  ///     K(b+S-1) ; commit ; V(b+S-1) ; commit   async_wait iteration=b   (no barrier)
+  ///     head(b) ; middle(b)                     head(b) ; middle(b)
+  ///   for i in range(b, e - 1):               for i in range(b, e - 1):
+  ///     async_wait iteration=i+1                async_wait iteration=i+1 (no barrier)
+  ///     K(i+S) ; commit                         ... ; dot_wait %acc
+  ///     ... ; dot_wait %acc ; barrier           stage_release iteration=i:
+  ///     V(i+S) ; commit                           K(i+S) ; V(i+S)
+  ///
+  /// Once the last product of iteration i is complete, no warp reads stage i again: the first
+  /// product of iteration i completed in iteration i - 1 (or in the prologue), before the
+  /// middle. The barrier that guarded V's copy goes, and so does the one of each wait.
+  bool releaseRotated(const Stmt &loop, std::vector<Stmt> &out) {
+    const std::vector<Stmt> &body = loop->body;
+    if (out.empty() || out.back()->kind != StmtKind::If || body.size() < 6 ||
+        body[0]->kind != StmtKind::AsyncWait || !plainRing(body[0]->group))
+      return false;
+    const int group = body[0]->group;
+    auto ringCopy = [&](const Stmt &c) {
+      return c->kind == StmtKind::AsyncCopy && c->group == group && c->tensorMap >= 0;
+    };
+    // The top: the wait, the first product's copies, a commit.
+    size_t k = 1;
+    std::vector<Stmt> refill;
+    while (k < body.size() && ringCopy(body[k]))
+      refill.push_back(body[k++]);
+    if (refill.empty() || k >= body.size() || body[k]->kind != StmtKind::AsyncCommit)
+      return false;
+    const size_t top = k + 1;
+    // The bottom: dot_wait of the last product, a barrier, the last product's copies, a commit.
+    size_t end = body.size() - 1;
+    if (body[end]->kind != StmtKind::AsyncCommit)
+      return false;
+    size_t j = end;
+    while (j > top && ringCopy(body[j - 1]))
+      --j;
+    if (j == end || j < top + 2 || body[j - 1]->kind != StmtKind::Barrier ||
+        body[j - 2]->kind != StmtKind::DotWait || !body[j - 2]->registerOperand)
+      return false;
+    refill.insert(refill.end(), body.begin() + static_cast<std::ptrdiff_t>(j),
+                  body.begin() + static_cast<std::ptrdiff_t>(end));
+    const std::vector<Stmt> middle(body.begin() + static_cast<std::ptrdiff_t>(top),
+                                   body.begin() + static_cast<std::ptrdiff_t>(j) - 1);
+    for (const Stmt &s : middle)
+      if (s->kind != StmtKind::DotIssue && s->kind != StmtKind::DotWait && synchronizes(s))
+        return false;
+    // The prologue: its wait, then its copies in two commits, then statements that do not
+    // synchronize but by completing products.
+    const Stmt prologue = out.back(); // a copy: out.pop_back() below releases its slot
+    const std::vector<Stmt> &p = prologue->body;
+    if (!prologue->orelse.empty() || p.empty() || p[0]->kind != StmtKind::AsyncWait ||
+        p[0]->group != group)
+      return false;
+    std::vector<Stmt> first, kept{p[0]};
+    size_t q = 1;
+    for (int commits = 0; commits < 2; ++commits) {
+      while (q < p.size() && ringCopy(p[q]))
+        first.push_back(p[q++]);
+      if (q >= p.size() || p[q]->kind != StmtKind::AsyncCommit)
+        return false;
+      ++q;
+    }
+    for (; q < p.size(); ++q) {
+      if (synchronizes(p[q]))
+        return false;
+      kept.push_back(p[q]);
+    }
+    if (first.size() != refill.size())
+      return false;
+
+    const std::string &i = loop->var;
+    out.pop_back();
+    out.insert(out.end(), first.begin(), first.end());
+    out.push_back(makeIf(prologue->cond, kept, {}));
+    std::vector<Stmt> released{body[0]};
+    released.insert(released.end(), middle.begin(), middle.end());
+    released.push_back(makeStageRelease(Expr::symbol(i), body[0]->step, group, refill));
+    out.push_back(makeFor(i, loop->begin, loop->end, loop->step, released));
+    released_.insert(group);
     return true;
   }
 
