@@ -267,12 +267,61 @@ private:
     return true;
   }
 
+  /// True when `v` computes on registers alone: no memory, no product, no reduction across
+  /// threads, and layout conversions into register layouts only.
+  static bool onRegisters(const Value &v) {
+    bool only = true;
+    forEachValue(v, [&](const Value &x) {
+      switch (x->kind) {
+      case ValueKind::Local:
+      case ValueKind::Constant:
+      case ValueKind::ScalarParam:
+      case ValueKind::Index:
+      case ValueKind::Full:
+      case ValueKind::Unary:
+      case ValueKind::Binary:
+      case ValueKind::Where:
+      case ValueKind::Cast:
+      case ValueKind::ExpandDims:
+      case ValueKind::BroadcastTo:
+        break;
+      case ValueKind::ConvertLayout:
+        only = only && x->type.layout && x->type.layout->kind != TileLayout::Kind::Shared;
+        break;
+      default:
+        only = false;
+      }
+    });
+    return only;
+  }
+
+  /// At level 2, computes the last product's A operand at the end of the middle (as a local of
+  /// its own) when it computes on registers alone and does not read the accumulator: the loop
+  /// then carries the operand itself (attention's P as 16-bit wgmma fragments) rather than
+  /// what it is computed from (P in 32 bits), which halves those registers while the product
+  /// is in flight. Between the end of the middle and the product only the next head runs, and
+  /// the product reads nothing the head writes (issuesAhead), so the value is the same. The
+  /// local's `ntc_` prefix is reserved for generated code: no kernel name can collide with it.
+  static void carryOperand(Candidate &c) {
+    const Value &product = c.last->value;
+    const Value &a = product->operands[0];
+    if (a->kind == ValueKind::Local || reads(a, c.last->var) || !onRegisters(a))
+      return;
+    const std::string name = "ntc_" + c.last->var + "_a";
+    c.middle.push_back(makeDefine(name, a));
+    std::vector<Value> operands = product->operands;
+    operands[0] = makeLocal(name, a->type);
+    c.last = makeAssign(c.last->var, withLayout(product, product->type.layout, operands));
+  }
+
   /// Appends the rotated form of `loop` to `out` and returns true when it is a candidate.
   bool rotate(const Stmt &loop, std::vector<Stmt> &out) {
-    const std::optional<Candidate> c = split(loop);
+    std::optional<Candidate> c = split(loop);
     if (!c)
       return false;
     const bool ahead = level_ >= 2 && issuesAhead(*c);
+    if (ahead)
+      carryOperand(*c);
     const std::string &i = loop->var;
     auto append = [](std::vector<Stmt> &to, const std::vector<Stmt> &stmts) {
       to.insert(to.end(), stmts.begin(), stmts.end());

@@ -20,18 +20,21 @@ NT_KERNEL(released_ahead, rows, product_then_exp2,
 // GIR: # tma ring of group 0: 2 stages, 2 arrivals, barriers at {{[0-9]+}}, released by 4 warps, the last one refilling
 // GIR: %s = full(0)
 // GIR-NEXT: %p = full(0)
+// GIR-NEXT: %ntc_acc_a = full(0)
 // GIR-NEXT: async_copy if 1 < {{.*}}load k[1]{{.*}}iteration 1 from 0{{.*}} tma map=0
 // GIR-NEXT: async_copy if 1 < {{.*}}load v[1]{{.*}}iteration 1 from 0{{.*}} tma map=1
 // GIR-NEXT: if 0 < [[N:.*]]:
 // GIR-NEXT: async_wait pending=0 iteration=0 group=0
 // GIR-NEXT: %s <- dot(
 // GIR-NEXT: %p <- exp2(%s
+// GIR-NEXT: %ntc_acc_a <- convert_layout(cast(%p
 // GIR-NEXT: for i in range(0, [[N]] - 1, 1):
 // GIR-NEXT: async_wait pending=0 iteration=i + 1 group=0
 // GIR-NEXT: dot_issue %s
 // GIR-NEXT: dot_issue %acc
 // GIR-NEXT: dot_wait %s pending=1
 // GIR-NEXT: %p <- exp2(%s
+// GIR-NEXT: %ntc_acc_a <- convert_layout(cast(%p
 // GIR-NEXT: dot_wait %acc
 // GIR-NEXT: stage_release iteration=i group=0, the last warp refilling:
 // GIR-NEXT: async_copy if i + 2 < {{.*}}load k[i + 2]{{.*}}iteration i + 2 from 0{{.*}} tma map=0
