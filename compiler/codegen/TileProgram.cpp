@@ -370,12 +370,12 @@ private:
         asyncCopy(*s);
         break;
       case StmtKind::DotIssue:
-        line((s->registerOperand ? "auto t_" + s->var + "_in_flight = " : std::string()) + ns_ +
+        line((s->registerOperand ? "auto " + inFlightName(s->var) + " = " : std::string()) + ns_ +
              "::dot_issue(t_" + s->var + ", " + dotArguments(s->value) + ");");
         break;
       case StmtKind::DotWait:
         if (s->registerOperand)
-          line(ns_ + "::dot_wait(t_" + s->var + ", t_" + s->var + "_in_flight);");
+          line(ns_ + "::dot_wait(t_" + s->var + ", " + inFlightName(s->var) + ");");
         else
           line(ns_ + "::dot_wait<" + s->begin.str() + ">(t_" + s->var + ");");
         break;
@@ -401,6 +401,11 @@ private:
       }
     }
   }
+
+  /// The C++ name of what the tensor cores hold for the product issued into local `var` until
+  /// its wait: `ntc_` is reserved for generated names, so no kernel local (printed `t_NAME`)
+  /// can take it.
+  static std::string inFlightName(const std::string &var) { return "t_ntc_" + var + "_in_flight"; }
 
   /// Coordinates and (simplified) mask of param[subscripts].
   passes::Access resolve(int param, const std::vector<Expr> &subscripts) const {

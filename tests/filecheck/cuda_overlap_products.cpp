@@ -55,7 +55,7 @@ NT_KERNEL(overlapped, rows, two_products,
 // CU-LABEL: // overlapped with NP2_64=64; 128 threads
 // CU: auto t_s = ntc::dev::full<float, ntc::dev::Shape<64, 64>, ntc::dev::Mma<4, 1>>(
 // CU: for (Index l_i = 0;
-// CU: auto t_acc_in_flight = ntc::dev::dot_issue(t_acc, ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(
+// CU: auto t_ntc_acc_in_flight = ntc::dev::dot_issue(t_acc, ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(
 // CU: t_s = ntc::dev::dot<float, ntc::dev::Mma<4, 1>>(t_q_scaled,
-// CU: ntc::dev::dot_wait(t_acc, t_acc_in_flight);
+// CU: ntc::dev::dot_wait(t_acc, t_ntc_acc_in_flight);
 // CU-NEXT: ntc::dev::barrier();

@@ -58,9 +58,9 @@ NT_KERNEL(ahead, rows, product_then_exp2,
 // CU-LABEL: // ahead with NP2_64=64; 128 threads
 // CU: for (Index l_i = 0; l_i < ({{.*}} + (-1)); l_i += 1) {
 // CU: ntc::dev::dot_issue(t_s, t_q_scaled, ntc::dev::stage_view<
-// CU-NEXT: auto t_acc_in_flight = ntc::dev::dot_issue(t_acc, t_ntc_acc_a, {{.*}}, ntc::dev::dying_operand{});
+// CU-NEXT: auto t_ntc_acc_in_flight = ntc::dev::dot_issue(t_acc, t_ntc_acc_a, {{.*}}, ntc::dev::dying_operand{});
 // CU-NEXT: ntc::dev::dot_wait<1>(t_s);
 // CU-NEXT: t_p = ntc::dev::exp2(t_s);
 // CU-NEXT: t_ntc_acc_a = ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(ntc::dev::cast<ntc::dev::float16>(t_p), ntc_smem);
-// CU-NEXT: ntc::dev::dot_wait(t_acc, t_acc_in_flight);
+// CU-NEXT: ntc::dev::dot_wait(t_acc, t_ntc_acc_in_flight);
 // CU-NEXT: ntc::dev::barrier();

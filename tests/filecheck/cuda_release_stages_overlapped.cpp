@@ -47,7 +47,7 @@ NT_KERNEL(released_ahead, rows, product_then_exp2,
 // CU: for (Index l_i = 0;
 // CU-NEXT: ntc_ring0.wait<false>(static_cast<int>(((l_i + 1)) % 2));
 // CU-NOT: ntc::dev::barrier();
-// CU: ntc::dev::dot_wait(t_acc, t_acc_in_flight);
+// CU: ntc::dev::dot_wait(t_acc, t_ntc_acc_in_flight);
 // CU-NEXT: if (ntc_ring0.release_last(static_cast<int>((l_i) % 2))) {
 // CU-NEXT: if ((l_i + 2) <
 // CU-NEXT: ntc_ring0.refill<{{.*}}ntc_maps.m0, {{.*}});
