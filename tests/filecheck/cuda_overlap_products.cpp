@@ -5,20 +5,9 @@
 // iteration's wait, copies of the first product's ring and head, and only then waits for the
 // product (dot_wait), crosses a barrier and copies the next stage of the product's own ring.
 
-#include "every_block.hpp"
+#include "exp2_products.hpp"
 
-NT_APPLICATION void two_products(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
-  auto q_scaled = (q * 2).to(q.dtype());
-  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
-  for (int i = 0; i < k.shape(0); ++i) {
-    auto s = ntl::dot(q_scaled, ntl::trans(k[i]));
-    auto p = ntl::exp2(s);
-    acc = acc * 0.5 + ntl::dot(p.to(ntl::float16), v[i]);
-  }
-  o = acc;
-}
-
-NT_KERNEL(overlapped, rows, two_products,
+NT_KERNEL(overlapped, rows, product_then_exp2,
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),

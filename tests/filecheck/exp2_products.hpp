@@ -2,8 +2,8 @@
 
 // An application of two products with a middle between them (attention's shape without its
 // statistics): the first reads a loop-invariant A (resident in shared memory on sm_90a), the
-// middle computes p from s, the last accumulates p · v (cuda_overlap_softmax.cpp,
-// cuda_release_stages_overlapped.cpp).
+// middle computes p from s, the last accumulates p · v (cuda_overlap_products.cpp,
+// cuda_overlap_softmax.cpp, cuda_release_stages_overlapped.cpp).
 
 #include "every_block.hpp"
 
