@@ -377,29 +377,29 @@ private:
       append(rotated, c->tail);
       rotated.push_back(makeDotWait(first->var, 1, false));
       append(rotated, substituteSymbol(i, following, asAssignments(c->middle)));
-      rotated.push_back(makeDotWait(c->last->var));
-      rotated.push_back(makeBarrier());
-      append(rotated, substituteSymbol(i, following, c->moved));
-      rotated.push_back(makeAsyncCommit());
-      const Expr lastIteration = loop->end - Expr(int64_t{1});
-      out.push_back(makeFor(i, loop->begin, lastIteration, loop->step, rotated));
-      std::vector<Stmt> epilogue{c->last};
-      append(epilogue, c->tail);
-      out.push_back(
-          makeIf(less(loop->begin, loop->end), substituteSymbol(i, lastIteration, epilogue), {}));
-      return true;
+    } else {
+      // for i: middle(i) ; issue the last product ; tail(i) ; [head(i + 1)] ; wait for the last.
+      rotated = c->middle;
+      rotated.push_back(makeDotIssue(c->last->var, c->last->value));
+      append(rotated, c->tail);
+      append(nextHead, substituteSymbol(i, following, asAssignments(c->head)));
+      rotated.push_back(makeIf(less(following, loop->end), nextHead, {}));
     }
-    // for i: middle(i) ; issue the last product ; tail(i) ; [head(i + 1)] ; wait for the last.
-    rotated = c->middle;
-    rotated.push_back(makeDotIssue(c->last->var, c->last->value));
-    append(rotated, c->tail);
-    append(nextHead, substituteSymbol(i, following, asAssignments(c->head)));
-    rotated.push_back(makeIf(less(following, loop->end), nextHead, {}));
+    // Both end with the last product's wait and its ring's next copies.
     rotated.push_back(makeDotWait(c->last->var));
     rotated.push_back(makeBarrier());
     append(rotated, substituteSymbol(i, following, c->moved));
     rotated.push_back(makeAsyncCommit());
-    out.push_back(makeFor(i, loop->begin, loop->end, loop->step, rotated));
+    if (!ahead) {
+      out.push_back(makeFor(i, loop->begin, loop->end, loop->step, rotated));
+      return true;
+    }
+    const Expr lastIteration = loop->end - Expr(int64_t{1});
+    out.push_back(makeFor(i, loop->begin, lastIteration, loop->step, rotated));
+    std::vector<Stmt> epilogue{c->last};
+    append(epilogue, c->tail);
+    out.push_back(
+        makeIf(less(loop->begin, loop->end), substituteSymbol(i, lastIteration, epilogue), {}));
     return true;
   }
 
