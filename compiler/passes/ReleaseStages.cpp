@@ -71,6 +71,19 @@ bool synchronizes(const Stmt &s) {
   return found;
 }
 
+/// True when `s` is a TMA copy of pipelined loop `group`.
+bool isRingCopy(const Stmt &s, int group) {
+  return s->kind == StmtKind::AsyncCopy && s->group == group && s->tensorMap >= 0;
+}
+
+/// The TMA copies of pipelined loop `group` from stmts[k] on; `k` moves past them.
+std::vector<Stmt> takeRingCopies(const std::vector<Stmt> &stmts, size_t &k, int group) {
+  std::vector<Stmt> copies;
+  while (k < stmts.size() && isRingCopy(stmts[k], group))
+    copies.push_back(stmts[k++]);
+  return copies;
+}
+
 class Releaser {
 public:
   explicit Releaser(Function &f) : f_(f) {}
@@ -105,17 +118,15 @@ private:
     if (!plainRing(wait.group))
       return false;
     size_t k = 1;
-    std::vector<Stmt> copies;
-    std::set<int> buffers;
-    while (k < body.size() && body[k]->kind == StmtKind::AsyncCopy) {
-      const Stmt &c = body[k++];
-      if (c->group != wait.group || c->tensorMap < 0 || !c->value->type.layout)
-        return false;
-      buffers.insert(c->value->type.layout->buffer);
-      copies.push_back(c);
-    }
+    const std::vector<Stmt> copies = takeRingCopies(body, k, wait.group);
     if (copies.empty() || k >= body.size() || body[k]->kind != StmtKind::AsyncCommit)
       return false;
+    std::set<int> buffers;
+    for (const Stmt &c : copies) {
+      if (!c->value->type.layout)
+        return false;
+      buffers.insert(c->value->type.layout->buffer);
+    }
     const std::vector<Stmt> rest(body.begin() + static_cast<std::ptrdiff_t>(k) + 1, body.end());
     size_t last = rest.size();
     for (size_t j = 0; j < rest.size(); ++j) {
@@ -168,14 +179,9 @@ private:
         body[0]->kind != StmtKind::AsyncWait || !plainRing(body[0]->group))
       return false;
     const int group = body[0]->group;
-    auto ringCopy = [&](const Stmt &c) {
-      return c->kind == StmtKind::AsyncCopy && c->group == group && c->tensorMap >= 0;
-    };
     // The top: the wait, the first product's copies, a commit.
     size_t k = 1;
-    std::vector<Stmt> refill;
-    while (k < body.size() && ringCopy(body[k]))
-      refill.push_back(body[k++]);
+    std::vector<Stmt> refill = takeRingCopies(body, k, group);
     if (refill.empty() || k >= body.size() || body[k]->kind != StmtKind::AsyncCommit)
       return false;
     const size_t top = k + 1;
@@ -184,7 +190,7 @@ private:
     if (body[end]->kind != StmtKind::AsyncCommit)
       return false;
     size_t j = end;
-    while (j > top && ringCopy(body[j - 1]))
+    while (j > top && isRingCopy(body[j - 1], group))
       --j;
     if (j == end || j < top + 2 || body[j - 1]->kind != StmtKind::Barrier ||
         body[j - 2]->kind != StmtKind::DotWait || !body[j - 2]->registerOperand)
@@ -206,8 +212,8 @@ private:
     std::vector<Stmt> first, kept{p[0]};
     size_t q = 1;
     for (int commits = 0; commits < 2; ++commits) {
-      while (q < p.size() && ringCopy(p[q]))
-        first.push_back(p[q++]);
+      const std::vector<Stmt> copies = takeRingCopies(p, q, group);
+      first.insert(first.end(), copies.begin(), copies.end());
       if (q >= p.size() || p[q]->kind != StmtKind::AsyncCommit)
         return false;
       ++q;
