@@ -17,6 +17,7 @@
 #include <ntc/device/layout.cuh>
 
 #include <algorithm>
+#include <functional>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -45,26 +46,29 @@ constexpr const char *kNoChoices = "none";
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/// True when the laid-out function holds a statement of `kind`: an async_copy when some loop
-/// copies its loads ahead (pipeline-loads), a dot_issue when overlap-products rotated a loop.
-bool holdsStatement(const kir::Function &laidOut, kir::StmtKind kind) {
+/// True when the laid-out function holds a statement that `matches`.
+bool holdsStatement(const kir::Function &laidOut,
+                    const std::function<bool(const kir::Stmt &)> &matches) {
   bool found = false;
   kir::forEachStmt(laidOut.body, [&](const kir::Stmt &s) {
-    found = found || s->kind == kind;
+    found = found || matches(s);
     return !found;
   });
   return found;
 }
 
+/// True when the laid-out function holds a statement of `kind`: an async_copy when some loop
+/// copies its loads ahead (pipeline-loads), a dot_issue when overlap-products rotated a loop.
+bool holdsStatement(const kir::Function &laidOut, kir::StmtKind kind) {
+  return holdsStatement(laidOut, [&](const kir::Stmt &s) { return s->kind == kind; });
+}
+
 /// True when overlap-products issued a product ahead of another in `laidOut` (a wait that
 /// leaves products in flight).
 bool issuesAhead(const kir::Function &laidOut) {
-  bool found = false;
-  kir::forEachStmt(laidOut.body, [&](const kir::Stmt &s) {
-    found = found || (s->kind == kir::StmtKind::DotWait && s->begin.constValue() > 0);
-    return !found;
+  return holdsStatement(laidOut, [](const kir::Stmt &s) {
+    return s->kind == kir::StmtKind::DotWait && s->begin.constValue() > 0;
   });
-  return found;
 }
 
 /// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
