@@ -2093,37 +2093,29 @@ static void test_tma() {
   expect("tma: tiles land in the Swizzled<128> layout, zeros outside the tensor", wrong == 0);
   if (wrong)
     std::printf("  %d of %zu elements differ\n", wrong, got.size());
-  // The ring with releases: four iterations through two stages, twice.
-  constexpr int released_n = 4;
-  DevBuf<__half> released(std::size_t(kTmaEntries) * released_n * kTmaRows * kTmaCols);
+  // A ring kernel's n iterations through two stages, twice, against the tiles of x.
   const std::size_t release_smem = 2 * kTmaRows * kTmaCols * 2 + 32;
-  CUDA_CHECK(cudaFuncSetAttribute(tma_release_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  int(release_smem)));
-  tma_release_kernel<<<1, 128, release_smem>>>(map, released.ptr, released_n);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const hvec<cpu::float16> got_released = released.get();
-  const int wrong_released =
-      ring_errors(got_released, released_n, x, rows, cols, [](int, int) { return false; });
-  expect("tma: a ring whose warps release its stages refills each only once read",
-         wrong_released == 0);
-  if (wrong_released)
-    std::printf("  %d of %zu elements differ\n", wrong_released, got_released.size());
-  // The ring refilled by its last releaser: five iterations through two stages, twice.
-  constexpr int refill_n = 5;
-  DevBuf<__half> refilled(std::size_t(kTmaEntries) * refill_n * kTmaRows * kTmaCols);
-  CUDA_CHECK(cudaFuncSetAttribute(tma_refill_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  int(release_smem)));
-  tma_refill_kernel<<<1, 128, release_smem>>>(map, refilled.ptr, refill_n);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const hvec<cpu::float16> got_refilled = refilled.get();
-  const int wrong_refilled =
-      ring_errors(got_refilled, refill_n, x, rows, cols, [](int, int) { return false; });
-  expect("tma: a ring refilled by the warp that releases a stage last refills it once all read it",
-         wrong_refilled == 0);
-  if (wrong_refilled)
-    std::printf("  %d of %zu elements differ\n", wrong_refilled, got_refilled.size());
+  auto run_ring = [&](void (*kernel)(dev::tensor_map, __half *, int), int n, const char *what) {
+    DevBuf<__half> out(std::size_t(kTmaEntries) * n * kTmaRows * kTmaCols);
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(release_smem)));
+    kernel<<<1, 128, release_smem>>>(map, out.ptr, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const hvec<cpu::float16> got_ring = out.get();
+    const int wrong_ring = ring_errors(got_ring, n, x, rows, cols, [](int, int) { return false; });
+    expect(what, wrong_ring == 0);
+    if (wrong_ring)
+      std::printf("  %d of %zu elements differ\n", wrong_ring, got_ring.size());
+  };
+  // The ring with releases: four iterations.
+  constexpr int released_n = 4;
+  run_ring(tma_release_kernel, released_n,
+           "tma: a ring whose warps release its stages refills each only once read");
+  // The ring refilled by its last releaser: five iterations.
+  run_ring(
+      tma_refill_kernel, 5,
+      "tma: a ring refilled by the warp that releases a stage last refills it once all read it");
   // The same in a cluster of two CTAs that multicast the tiles, through a 2-D map of batch 1:
   // both CTAs see every tile whole.
   int64_t plane[2] = {rows, cols};
