@@ -385,11 +385,6 @@ private:
       case StmtKind::StageRelease:
         stageRelease(*s);
         break;
-      case StmtKind::TurnWait:
-      case StmtKind::TurnPass:
-        line(ns_ + (s->kind == StmtKind::TurnWait ? "::turn_wait<" : "::turn_pass<") +
-             s->begin.str() + ">(" + (s->group >= 0 ? std::to_string(s->group) : "") + ");");
-        break;
       case StmtKind::If:
         line("if (" + condition(s->cond) + ") {");
         ++indent_;

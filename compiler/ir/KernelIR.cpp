@@ -478,24 +478,6 @@ Stmt makeDotWait(const std::string &name, int64_t pending, bool registerOperand)
 
 Stmt makeBarrier() { return make(node(StmtKind::Barrier)); }
 
-Stmt makeTurnWait(int warpgroups, int warpgroup) {
-  if (warpgroups < 2 || warpgroup < -1 || warpgroup >= warpgroups)
-    throw TypeError("turn_wait: two warpgroups or more take turns");
-  StmtNode n = node(StmtKind::TurnWait);
-  n.begin = Expr(static_cast<int64_t>(warpgroups));
-  n.group = warpgroup;
-  return make(std::move(n));
-}
-
-Stmt makeTurnPass(int warpgroups, int warpgroup) {
-  if (warpgroups < 2 || warpgroup < -1 || warpgroup >= warpgroups)
-    throw TypeError("turn_pass: two warpgroups or more take turns");
-  StmtNode n = node(StmtKind::TurnPass);
-  n.begin = Expr(static_cast<int64_t>(warpgroups));
-  n.group = warpgroup;
-  return make(std::move(n));
-}
-
 Stmt makeDefine(const std::string &name, Value v) {
   StmtNode n = node(StmtKind::Define);
   n.var = name;
@@ -744,12 +726,6 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
     case StmtKind::Barrier:
       os << pad << "barrier\n";
       break;
-    case StmtKind::TurnWait:
-    case StmtKind::TurnPass:
-      os << pad << (s->kind == StmtKind::TurnWait ? "turn_wait" : "turn_pass")
-         << " warpgroups=" << s->begin.str()
-         << (s->group >= 0 ? " warpgroup=" + std::to_string(s->group) : std::string()) << "\n";
-      break;
     case StmtKind::StageRelease:
       os << pad << "stage_release iteration=" << s->end.str() << " group=" << s->group
          << ", the last warp refilling:\n";
@@ -981,8 +957,6 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
     case StmtKind::AsyncWait:
     case StmtKind::DotWait:
     case StmtKind::Barrier:
-    case StmtKind::TurnWait:
-    case StmtKind::TurnPass:
       out.push_back(s);
       break;
     }

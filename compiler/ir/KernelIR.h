@@ -108,8 +108,6 @@ enum class StmtKind {
   StageRelease, ///< every warp is done reading the stage of iteration `end` (of a loop from
                 ///< `step`) of TMA ring `group`; the warp that releases it last refills it
                 ///< (`body`: its copies)
-  TurnWait,     ///< warpgroup `group` (-1: each) of `begin` waits for its turn to issue products
-  TurnPass,     ///< warpgroup `group` (-1: each) of `begin` passes the turn to the next one
 };
 
 /// A condition on integers: compile-time in the translated IR (meta-parameters and constexpr
@@ -314,12 +312,6 @@ Stmt makeBarrier();
 /// pipelined loop `group` (starting at `first`), whose TMA ring refills stages by their last
 /// releaser; that warp then issues `refill` (the stage's next copies).
 Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> refill);
-/// GPU: the `warpgroups` warpgroups of the program take turns (alternate-warpgroups): warpgroup
-/// `warpgroup` (-1: each) waits until the warpgroup before it, cyclically, passed it the turn.
-Stmt makeTurnWait(int warpgroups, int warpgroup = -1);
-/// GPU: warpgroup `warpgroup` (-1: each) of the program's `warpgroups` passes the turn to the
-/// warpgroup after it, cyclically.
-Stmt makeTurnPass(int warpgroups, int warpgroup = -1);
 /// GPU: the stage of a pipelined shared buffer (`layout`) holding the copy for `iteration` of
 /// a loop starting at `first`, once that copy has completed.
 Value makeSharedStage(TileType type, Expr iteration, Expr first);

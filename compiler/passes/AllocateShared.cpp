@@ -145,8 +145,6 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
     case StmtKind::DotWait:
     case StmtKind::Barrier:
     case StmtKind::StageRelease:
-    case StmtKind::TurnWait:
-    case StmtKind::TurnPass:
       out.push_back(s);
       break;
     }
@@ -162,12 +160,6 @@ int64_t sharedTileBytes(DType dtype, const std::vector<Expr> &shape, bool transp
   int64_t cols = shape[transposed ? 0 : 1].constValue();
   int64_t bytes = dtypeBytes(dtype);
   return align16(bytes * rows * (cols + 16 / bytes));
-}
-
-bool exchangesThroughShared(const Value &v, int threads) {
-  const bool writesTile =
-      v->kind == ValueKind::ConvertLayout && isShared(v->type.layout) && v->type.layout->buffer < 0;
-  return writesTile || scratchOf(v, threads) > 0;
 }
 
 SharedPlan allocateShared(const kir::Function &laidOut, int threads, const GpuTarget &gpu) {

@@ -273,8 +273,6 @@ private:
       case StmtKind::DotWait:
       case StmtKind::Barrier:
       case StmtKind::StageRelease:
-      case StmtKind::TurnWait:
-      case StmtKind::TurnPass:
         out.push_back(s); // made later, by pipeline-loads and overlap-products
         break;
       }

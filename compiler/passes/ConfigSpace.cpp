@@ -4,8 +4,7 @@
 // otherwise chooses: warps per program (GEMM loops, reductions), shared-memory stages, the
 // grouped order's band, whether a pipelined loop's last product stays in flight
 // (overlap-products), whether copies go by TMA (use-tensor-maps, sm_90a) and whether its
-// stages are then released to the last warp that reads them (release-stages) and its
-// warpgroups take turns at the products (alternate-warpgroups). The space a tuner
+// stages are then released to the last warp that reads them (release-stages). The space a tuner
 // searches is the allowed meta-parameter values crossed with a few values of each knob that
 // applies, pruned by what the passes can tell without compiling: a configuration whose GEMM loop
 // falls off the tensor-core path, holds too few or too many accumulators per thread, or needs
@@ -146,8 +145,6 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("persistent", config.knobs.persistent);
   if (config.knobs.release > 0)
     add("release", config.knobs.release);
-  if (config.knobs.pingpong > 0)
-    add("pingpong", config.knobs.pingpong);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -193,19 +190,16 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.persistent = static_cast<int>(value);
     } else if (name == "release" && (value == 0 || value == 1)) {
       config.knobs.release = static_cast<int>(value);
-    } else if (name == "pingpong" && (value == 0 || value == 1)) {
-      config.knobs.pingpong = static_cast<int>(value);
     } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
-               name == "tma" || name == "cluster" || name == "persistent" || name == "release" ||
-               name == "pingpong") {
+               name == "tma" || name == "cluster" || name == "persistent" || name == "release") {
       throw std::invalid_argument(name + "=" + std::to_string(value) +
                                   " is out of range (warps 1-32, stages 2-16, group 1-1024, "
                                   "overlap 0-2, tma 0-1, cluster 1-2, persistent 0-1, release "
-                                  "0-1, pingpong 0-1)");
+                                  "0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
-                                  " nor warps, stages, group, overlap, tma, cluster, persistent, "
-                                  "release or pingpong");
+                                  " nor warps, stages, group, overlap, tma, cluster, persistent "
+                                  "or release");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -219,10 +213,6 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   if (config.knobs.release == 1 && config.knobs.tma != 1)
     throw std::invalid_argument("release=1 needs tma=1 (the last warp to release a stage issues "
                                 "its TMA copies)");
-  // Warpgroups take turns only where nothing else makes them wait for each other.
-  if (config.knobs.pingpong == 1 && config.knobs.release != 1)
-    throw std::invalid_argument("pingpong=1 needs release=1 (without releases, a barrier of "
-                                "every thread each iteration keeps the warpgroups in step)");
   // The producer warpgroup issues TMA copies, and one block runs one program at a time.
   if (config.knobs.persistent == 1 && (config.knobs.tma != 1 || config.knobs.cluster > 1))
     throw std::invalid_argument("persistent=1 needs tma=1 and no cluster (its producer issues "
@@ -344,9 +334,6 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
             // By TMA with stages released once their last product completes (release-stages).
             if (gpu.hasHopper())
               tryConfig(LaunchKnobs{0, stages, 0, 2, 1, 0, 0, 1});
-            // And with its warpgroups taking turns at the products (alternate-warpgroups).
-            if (gpu.hasHopper() && threads % 128 == 0 && threads >= 256)
-              tryConfig(LaunchKnobs{0, stages, 0, 2, 1, 0, 0, 1, 1});
           }
       } else if (reducesWithoutProducts(*specialized)) {
         tryConfig(LaunchKnobs{});

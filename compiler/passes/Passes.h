@@ -452,13 +452,6 @@ int64_t placeRingBarriers(kir::Function &f, int64_t sharedBytes);
 /// grows by the rings' release counters.
 TensorMapPlan releaseStages(const TensorMapPlan &plan, int threads, const GpuTarget &gpu);
 
-/// alternate-warpgroups (GPU, after release-stages, for a block of `threads`; configuration
-/// knob `pingpong=1`, else `f` unchanged): in each top-level loop whose stages are released and
-/// whose products are issued ahead, the warpgroups take turns issuing them, so that one
-/// warpgroup's middle runs while the next one's products occupy the tensor cores (see
-/// AlternateWarpgroups.cpp).
-kir::Function alternateWarpgroups(const kir::Function &f, int threads, const GpuTarget &gpu);
-
 /// The programs per cluster of `f` after use-tensor-maps: the largest cluster of its TMA rings
 /// (1: the program does not run in clusters).
 int clusterSize(const kir::Function &f);
@@ -501,12 +494,6 @@ struct SharedPlan {
 /// (each its own region, live across its loop; swizzled ones 1024-byte aligned), then the tiles
 /// that live in shared memory within one statement (statements reuse the same addresses).
 SharedPlan allocateShared(const kir::Function &laidOut, int threads, const GpuTarget &gpu);
-
-/// True when the operation of `v` (not its operands) exchanges elements between the `threads`
-/// threads of a block through shared memory, with a barrier of every thread around it (layout
-/// conversions other than within registers, reductions across warps, blocked products and
-/// transposes, tiles written into shared memory); false for the copies of pipelined stages.
-bool exchangesThroughShared(const kir::Value &v, int threads);
 
 /// Bytes of a tile of `dtype` and 2-D `shape` resident in shared memory (rows padded by 16
 /// bytes; `transposed`: the buffer holds the transpose).

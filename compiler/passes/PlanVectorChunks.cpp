@@ -152,8 +152,6 @@ private:
     case kir::StmtKind::DotWait:
     case kir::StmtKind::Barrier:
     case kir::StmtKind::StageRelease:
-    case kir::StmtKind::TurnWait:
-    case kir::StmtKind::TurnPass:
       return s;
     }
     return s;

@@ -56,10 +56,6 @@ struct LaunchKnobs {
   /// warp that releases it last instead of after a barrier of the program at the top of the
   /// next iteration (passes/ReleaseStages.cpp). 0: the barrier.
   int release = 0;
-  /// 1 (with release=1): the warpgroups of a program take turns issuing the products of such a
-  /// loop, one warpgroup's softmax running while the next one's products do
-  /// (passes/AlternateWarpgroups.cpp). 0: each warpgroup issues when it gets there.
-  int pingpong = 0;
 };
 
 /// The architectures of one compilation.

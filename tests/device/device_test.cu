@@ -1461,46 +1461,7 @@ void swizzled_dot_test(const char *name) {
                hvec<float>(o.begin() + 11 * SC::numel, o.end()), with_acc, rel(1e-3, 1e-3));
 }
 
-/// Warpgroups taking turns (turn_wait, turn_pass), as alternate-warpgroups has them around a
-/// loop: the last warpgroup passes first, each writes its number into a log at each of its turns
-/// while warpgroup 0 dawdles before each wait (the others reach theirs first), and warpgroup 0
-/// takes the last turn passed. The log must go 0, 1, ..., W - 1, 0, 1, ... and the block end.
-template <int W> void turns_test(const char *name) {
-  constexpr int rounds = 6;
-  DevBuf<int> log(std::size_t(W) * rounds);
-  int *out = log.ptr;
-  launch<W * 128>(
-      [=] __device__(Smem smem) {
-        int *next = smem.as<int>(0);
-        if (threadIdx.x == 0)
-          *next = 0;
-        __syncthreads();
-        const int w = static_cast<int>(threadIdx.x) / 128;
-        dev::turn_pass<W>(W - 1);
-        for (int r = 0; r < rounds; ++r) {
-          if (w == 0) {
-            const long long start = clock64();
-            while (clock64() - start < 20000) {
-            }
-          }
-          dev::turn_wait<W>();
-          if (threadIdx.x % 128 == 0)
-            out[atomicAdd(next, 1)] = w;
-          dev::turn_pass<W>();
-        }
-        dev::turn_wait<W>(0);
-      },
-      16);
-  const hvec<int> got = log.get();
-  bool ordered = true;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    ordered = ordered && got[i] == static_cast<int>(i % W);
-  expect(std::string("turns: ") + name, ordered);
-}
-
 static void test_layouts() {
-  turns_test<2>("two warpgroups alternate");
-  turns_test<3>("three warpgroups go round");
   layout_test<8, 1, 128, 64>("mma 8x1 (128,64)");
   layout_test<4, 2, 64, 64>("mma 4x2 (64,64)");
   layout_test<2, 2, 32, 48>("mma 2x2 (32,48)");

@@ -79,10 +79,6 @@ TEST_CASE("configuration ids name the meta-parameters in order, then the knobs",
   CHECK(passes::configId(f.spec, c) ==
         "BM=64,BN=32,warps=8,stages=4,group=8,overlap=1,tma=1,release=1");
   CHECK(passes::parseConfigId(f.spec, passes::configId(f.spec, c)).knobs.release == 1);
-  c.knobs.pingpong = 1;
-  CHECK(passes::configId(f.spec, c) ==
-        "BM=64,BN=32,warps=8,stages=4,group=8,overlap=1,tma=1,release=1,pingpong=1");
-  CHECK(passes::parseConfigId(f.spec, passes::configId(f.spec, c)).knobs.pingpong == 1);
   CHECK(passes::configId(vectorKernel().spec, passes::Config{}) == "none");
 }
 
@@ -94,30 +90,24 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
   CHECK_THROWS_WITH(
       passes::parseConfigId(spec, "BM=16,BN=32,lanes=2"),
       "'lanes' is neither a meta-parameter of k nor warps, stages, group, overlap, tma, cluster, "
-      "persistent, release or pingpong");
+      "persistent or release");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=sixteen,BN=32"),
                     "'BM=sixteen' is not NAME=INTEGER");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,warps=64"),
                     "warps=64 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-2, "
-                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1, pingpong 0-1)");
+                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,overlap=3"),
                     "overlap=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, pingpong 0-1)");
+                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=3"),
                     "tma=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-2, "
-                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1, pingpong 0-1)");
+                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,release=1"),
                     "release=1 needs tma=1 (the last warp to release a stage issues its TMA "
                     "copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,release=2"),
                     "release=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, pingpong 0-1)");
-  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,pingpong=1"),
-                    "pingpong=1 needs release=1 (without releases, a barrier of every thread each "
-                    "iteration keeps the warpgroups in step)");
-  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,release=1,pingpong=2"),
-                    "pingpong=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, pingpong 0-1)");
+                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=2"),
                     "cluster=2 needs tma=1 (the programs of a cluster share TMA copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,persistent=1"),
@@ -128,7 +118,7 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
                     "of one block)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=4"),
                     "cluster=4 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, pingpong 0-1)");
+                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");
 }
 
 TEST_CASE("the CPU space is every meta-parameter combination, the default first", "[config]") {

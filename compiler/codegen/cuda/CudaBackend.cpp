@@ -250,10 +250,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
     const passes::TensorMapPlan mapped = passes::useTensorMaps(
         vector.function, grid, p.threads, shared.scratchBytes, shared.totalBytes, gpu);
     // Its loops' stages refilled by the warp that releases them last (knob release=1).
-    passes::TensorMapPlan tma = passes::releaseStages(mapped, p.threads, gpu);
-    // Its warpgroups taking turns at the products of such loops (knob pingpong=1).
-    const kir::Function released = tma.function;
-    tma.function = passes::alternateWarpgroups(released, p.threads, gpu);
+    const passes::TensorMapPlan tma = passes::releaseStages(mapped, p.threads, gpu);
     if (!tma.function.tensorMaps.empty() &&
         passes::programsPerBlock(tma.function, p.threads) == 1 &&
         tma.totalBytes <= gpu.sharedPerBlock()) {
@@ -264,9 +261,6 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
       if (trace && tma.totalBytes != mapped.totalBytes)
         *trace << "// -----// IR after release-stages (" << p.name << "_tma, total "
                << tma.totalBytes << " bytes) //----- //\n"
-               << kir::print(released);
-      if (trace && tma.function.body != released.body)
-        *trace << "// -----// IR after alternate-warpgroups (" << p.name << "_tma) //----- //\n"
                << kir::print(tma.function);
       // Persistent and warp-specialized where knob persistent=1 and specialize-warps allow.
       const std::optional<kir::Function> specialized =

@@ -1532,35 +1532,6 @@ __device__ inline void dot_wait(LTile<Acc, S, Mma<WM, WN>> &r, dot_in_flight<K16
 /// Every thread of the program reaches this point before any goes on (__syncthreads).
 __device__ inline void barrier() { __syncthreads(); }
 
-/// The first named barrier of warpgroups taking turns (turn_wait, turn_pass): warpgroup w waits
-/// on barrier kFirstTurnBarrier + w (0 is __syncthreads', 1 the consumers' of a warp-specialized
-/// program, sync_threads).
-constexpr int kFirstTurnBarrier = 2;
-
-/// Warpgroup `only` (each warpgroup when -1) of a block of Warpgroups warpgroups waits for its
-/// turn: until the warpgroup before it, cyclically, has passed it the turn (turn_pass). The
-/// turns go round in order; a warpgroup is at most one turn ahead of the next.
-template <int Warpgroups> __device__ inline void turn_wait(int only = -1) {
-  static_assert(Warpgroups >= 2 && Warpgroups <= 16 - kFirstTurnBarrier,
-                "ntc::dev::turn_wait: two warpgroups or more, a named barrier each");
-  const int w = static_cast<int>(threadIdx.x) / 128;
-  if (only >= 0 && w != only)
-    return;
-  // The waiting warpgroup's 128 threads and the passing one's 128 complete the barrier.
-  asm volatile("bar.sync %0, 256;" ::"r"(kFirstTurnBarrier + w) : "memory");
-}
-
-/// Warpgroup `only` (each warpgroup when -1) of a block of Warpgroups warpgroups passes the turn
-/// to the warpgroup after it, cyclically, and goes on without waiting.
-template <int Warpgroups> __device__ inline void turn_pass(int only = -1) {
-  static_assert(Warpgroups >= 2 && Warpgroups <= 16 - kFirstTurnBarrier,
-                "ntc::dev::turn_pass: two warpgroups or more, a named barrier each");
-  const int w = static_cast<int>(threadIdx.x) / 128;
-  if (only >= 0 && w != only)
-    return;
-  asm volatile("bar.arrive %0, 256;" ::"r"(kFirstTurnBarrier + (w + 1) % Warpgroups) : "memory");
-}
-
 /// dot_loop (gemm.cuh) on an accumulator in layout Mma<WM, WN>: when that is the warp grid of
 /// this pass's loop (layout::gemm_accumulator_warp_rows, which the compiler chose it by), the
 /// loop multiplies into acc's registers and the epilogue continues from them: no trip through
