@@ -24,15 +24,15 @@ except ImportError:  # the comparison still runs against PyTorch
     ninetoothed = None
 
 torch.manual_seed(2)
-rows = []
 
 
 def report(name, work, unit, times):
-    """One row: each implementation's rate and ntc's ratio against the others."""
+    """One row, printed at once (a run cut short by a time limit keeps the rows it finished):
+    each implementation's rate and ntc's ratio against the others."""
     ours = times["ntc"]
     cells = [f"{k} {work / t / 1e12:7.1f}" for k, t in times.items()]
     ratios = [f"{t / ours:5.2f}x vs {k}" for k, t in times.items() if k != "ntc"]
-    rows.append(f"{name:<34} {unit:<8} " + "  ".join(cells) + "   " + ", ".join(ratios))
+    print(f"{name:<34} {unit:<8} " + "  ".join(cells) + "   " + ", ".join(ratios), flush=True)
 
 
 if ninetoothed is not None:
@@ -187,6 +187,8 @@ def softmax(r, c):
 
 
 if __name__ == "__main__":
+    print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  ninetoothed "
+          f"{'0.25 (present)' if ninetoothed else 'absent'}", flush=True)
     groups = sys.argv[2:] or ["attention", "matmul", "softmax"]
     if "attention" in groups:
         for shape in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
@@ -202,6 +204,3 @@ if __name__ == "__main__":
     if "softmax" in groups:
         for shape in ((4096, 4096), (1823, 781), (8192, 1000), (32768, 512)):
             softmax(*shape)
-    print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  ninetoothed "
-          f"{'0.25 (present)' if ninetoothed else 'absent'}")
-    print("\n".join(rows))
