@@ -1166,6 +1166,63 @@ void dot_test(const char *name, double lo, double hi, Tol tol) {
   check<HAcc>(n + " +acc", hvec<HAcc>(o.begin() + SC::numel, o.end()), cpu::dot(x, y, z), tol);
 }
 
+/// Counts into *mismatches, over buffers at every 1 KiB of the block's `bytes` of shared memory,
+/// the slices kk of operand tiles of `Rows` rows whose descriptor (wgmma_operand_descriptor:
+/// the buffer's descriptor plus the slice's offset) differs from the one computed from the
+/// slice's own address. A device pass without wgmma (sm_80, NTC_DEV_NO_WGMMA) has no
+/// descriptors: it reports -1.
+template <int RowBytes, bool KMajor, int Rows>
+__global__ void operand_descriptor_kernel(int *mismatches, int bytes) {
+#if defined(NTC_DEV_HAS_WGMMA)
+  extern __shared__ __align__(1024) unsigned char block[];
+  constexpr int slices = 16;
+  constexpr int span = KMajor ? (slices * 32 / RowBytes) * Rows * RowBytes : 16 * slices * RowBytes;
+  for (int at = static_cast<int>(threadIdx.x) * 1024; at + span <= bytes; at += 32 * 1024)
+    for (int kk = 0; kk < slices; ++kk) {
+      const int offset = KMajor ? (32 * kk / RowBytes) * Rows * RowBytes + (32 * kk) % RowBytes
+                                : 16 * kk * RowBytes;
+      const uint64_t moved =
+          KMajor ? dev::detail::wgmma_descriptor<RowBytes>(block + at + offset, 16, 8 * RowBytes)
+                 : dev::detail::wgmma_descriptor<RowBytes>(block + at + offset, Rows * RowBytes,
+                                                           8 * RowBytes);
+      if (dev::detail::wgmma_operand_descriptor<RowBytes, KMajor>(block + at, Rows, kk) != moved)
+        atomicAdd(mismatches, 1);
+    }
+#else
+  (void)bytes;
+  if (threadIdx.x == 0)
+    *mismatches = -1;
+#endif
+}
+
+/// operand_descriptor_kernel over all the shared memory a block may have.
+template <int RowBytes, bool KMajor, int Rows> static void operand_descriptor_test() {
+  int bytes = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  auto kernel = operand_descriptor_kernel<RowBytes, KMajor, Rows>;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  DevBuf<int> mismatches(1, 0);
+  kernel<<<1, 32, bytes>>>(mismatches.ptr, bytes);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const int found = mismatches.get()[0];
+  if (found >= 0)
+    expect("wgmma operand descriptor, rows of " + std::to_string(RowBytes) + " bytes, " +
+               (KMajor ? "K-major, " : "MN-major, ") + std::to_string(Rows) + " rows",
+           found == 0);
+}
+
+/// The descriptors of wgmma operand slices.
+static void test_operand_descriptors() {
+  operand_descriptor_test<128, true, 64>();
+  operand_descriptor_test<128, true, 256>();
+  operand_descriptor_test<64, true, 128>();
+  operand_descriptor_test<32, true, 64>();
+  operand_descriptor_test<128, false, 64>();
+  operand_descriptor_test<64, false, 128>();
+  operand_descriptor_test<32, false, 256>();
+}
+
 static void test_dot() {
   const Tol f = rel(1e-5, 1e-4);
   dot_test<float, float, float, Shape<64, 32>, Shape<32, 64>, 128>("float 64x32x64", -1, 1, f);
@@ -2164,6 +2221,7 @@ int main() {
   test_shapes();
   test_reductions();
   test_dot();
+  test_operand_descriptors();
   test_layouts();
   test_memory();
   test_random();

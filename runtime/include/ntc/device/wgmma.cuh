@@ -194,19 +194,29 @@ __device__ inline void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint6
   NTC_DEV_WGMMA_DISPATCH(RS);
 }
 
+/// The descriptor `start` (wgmma_descriptor) moved `bytes` (a multiple of 16) further into the
+/// buffer. The start address field holds the shared address / 16 in 14 bits and every shared
+/// address of a block lies below 2^18, so the field cannot overflow: the sum is one 32-bit add
+/// on the low word, where recomputing the descriptor from the moved address costs a mask, a
+/// shift and the fields' merging per slice (and ptxas kept those per wgmma of a loop).
+__device__ inline uint64_t wgmma_descriptor_plus(uint64_t start, uint32_t bytes) {
+  const uint32_t low = static_cast<uint32_t>(start) + (bytes >> 4);
+  return (start & 0xffffffff00000000ull) | low;
+}
+
 /// The shared-memory matrix descriptor of an operand tile in the Swizzled<RowBytes> layout
 /// (layouts.cuh) for the k16 slice `kk`: K-major (buffer rows are M or N, the slice starts 32·kk
 /// bytes into the rows, in column block 32·kk / RowBytes of a buffer of `rows` rows) or
 /// MN-major (buffer rows are K: the slice starts 16 rows down and the instruction's M or N spans
-/// the column blocks, `rows` rows apart).
+/// the column blocks, `rows` rows apart). The buffer's descriptor is the same for every slice
+/// (one per buffer once ptxas has merged them); each slice adds its offset.
 template <int RowBytes, bool KMajor>
 __device__ inline uint64_t wgmma_operand_descriptor(const void *buffer, int rows, int kk) {
-  const char *base = static_cast<const char *>(buffer);
-  return KMajor
-             ? wgmma_descriptor<RowBytes>(base + (32 * kk / RowBytes) * rows * RowBytes +
-                                              (32 * kk) % RowBytes,
-                                          16, 8 * RowBytes)
-             : wgmma_descriptor<RowBytes>(base + 16 * kk * RowBytes, rows * RowBytes, 8 * RowBytes);
+  const uint64_t start = KMajor ? wgmma_descriptor<RowBytes>(buffer, 16, 8 * RowBytes)
+                                : wgmma_descriptor<RowBytes>(buffer, rows * RowBytes, 8 * RowBytes);
+  const int offset =
+      KMajor ? (32 * kk / RowBytes) * rows * RowBytes + (32 * kk) % RowBytes : 16 * kk * RowBytes;
+  return wgmma_descriptor_plus(start, static_cast<uint32_t>(offset));
 }
 
 /// One wgmma.mma_async.m64nNk16.f32.T.T with both operands in shared memory (see the SS macros
