@@ -1035,21 +1035,35 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
   using S2 = typename remove_axis<S, Axis>::type;
   constexpr int Keep = Axis == 1 ? Map::MT : Map::NT; // fragments along the kept dimension
   constexpr int Cross = Axis == 1 ? WN : WM;          // warps along the reduced dimension
-  State st[Keep * 2];
-#pragma unroll
-  for (int j = 0; j < Keep * 2; ++j)
-    st[j] = Op::identity();
   const int lane = int(threadIdx.x) % 32, w = int(threadIdx.x) / 32;
-  // The kept row (column) slot s belongs to.
-  auto kept = [](int s) {
-    const int f = s / 4, i = s % 4;
-    return Axis == 1 ? (f / Map::NT) * 2 + (i >> 1) : (f % Map::NT) * 2 + (i & 1);
+  // In registers: kept row (column) j of the thread has Along slots; slot(j, q) is its q-th in
+  // slot order (fragments along the reduced dimension, then the two slots of a fragment's row
+  // (column)). They combine as a pairwise tree, earlier slots on the left: log2(Along) dependent
+  // steps where a chain from the first slot to the last took Along - 1 (the row statistics of
+  // attention's softmax waited on such chains).
+  constexpr int Along = Axis == 1 ? 2 * Map::NT : 2 * Map::MT;
+  auto slot = [](int j, int q) {
+    return Axis == 1 ? ((j / 2) * Map::NT + q / 2) * 4 + 2 * (j % 2) + q % 2
+                     : ((q / 2) * Map::NT + j / 2) * 4 + j % 2 + 2 * (q % 2);
   };
+  State part[t.Slots];
 #pragma unroll
   for (int s = 0; s < t.Slots; ++s) {
     int index[2];
     t.coord(s, index);
-    st[kept(s)] = Op::combine(st[kept(s)], Op::init(Op::stage(t.v[s]), index[Axis]));
+    part[s] = Op::init(Op::stage(t.v[s]), index[Axis]);
+  }
+#pragma unroll
+  for (int stride = 1; stride < Along; stride *= 2)
+#pragma unroll
+    for (int j = 0; j < Keep * 2; ++j)
+#pragma unroll
+      for (int q = 0; q + stride < Along; q += 2 * stride)
+        part[slot(j, q)] = Op::combine(part[slot(j, q)], part[slot(j, q + stride)]);
+  State st[Keep * 2];
+#pragma unroll
+  for (int j = 0; j < Keep * 2; ++j) {
+    st[j] = part[slot(j, 0)];
   }
   // Lanes sharing a row differ in lane % 4; lanes sharing a column differ in lane / 4.
 #pragma unroll
