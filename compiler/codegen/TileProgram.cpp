@@ -894,8 +894,13 @@ private:
                   operand(v->operands[2], v->type.dtype, v) + ")",
               true};
     }
-    case ValueKind::Cast:
-      return {as(v->operands[0], v->type.dtype), value(v->operands[0]).isTile};
+    case ValueKind::Cast: {
+      // A narrowing whose operand holds no NaN but the canonical one (mark-canonical-nans).
+      const Emitted x = value(v->operands[0]);
+      if (v->canonicalNaN && x.isTile)
+        return {ns_ + "::cast_canonical_nan<" + type(v->type.dtype) + ">(" + x.code + ")", true};
+      return {as(v->operands[0], v->type.dtype), x.isTile};
+    }
     case ValueKind::Reduce: {
       const Value &x = v->operands[0];
       std::string in = asTile(x, x->type.dtype);

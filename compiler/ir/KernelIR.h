@@ -87,6 +87,9 @@ struct ValueNode {
   /// Load on the GPU path: elements per vector instruction of the program with vector
   /// accesses (plan-vector-chunks), 0 when it is read element by element.
   int vectorChunk = 0;
+  /// Cast on the GPU path from float32 to a 16-bit float: every NaN its operand can hold is the
+  /// GPU's canonical one (mark-canonical-nans), so the narrowing needs no test for NaN payloads.
+  bool canonicalNaN = false;
 };
 
 /// Kinds of statements. The last seven exist on the GPU path only (passes/PipelineLoads.cpp,

@@ -357,6 +357,11 @@ kir::Function fuseDotAccumulate(const kir::Function &laidOut);
 /// element type that no other value reads get ValueNode::aDies (see MarkDyingOperands.cpp).
 kir::Function markDyingOperands(const kir::Function &laidOut);
 
+/// mark-canonical-nans (GPU): casts from float32 to float16/bfloat16 whose operand can hold no
+/// NaN but the GPU's canonical one (a result of exp2, constants, selections among such values)
+/// get ValueNode::canonicalNaN (see MarkCanonicalNaNs.cpp).
+kir::Function markCanonicalNaNs(const kir::Function &laidOut);
+
 /// pipeline-loads (GPU): in loops of step 1, the copies of loads into shared memory run ahead
 /// through a ring of stages, as deep as `gpu`'s shared memory allows without fewer programs per
 /// SM, with one wait per iteration (asynchronous copies; see PipelineLoads.cpp).

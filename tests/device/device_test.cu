@@ -459,6 +459,51 @@ template <class D> void small_float_exhaustive(const char *name) {
   }
 }
 
+/// For NaNs of every sign and many payloads (and some numbers), the bits of exp2's result (the
+/// special-function unit's) narrowed to float16 and bfloat16 as cast<> narrows them (payload
+/// kept, detail::narrow_float) and as cast_canonical_nan does (the packed conversion) of a
+/// 2 × 64 Mma tile: mark-canonical-nans relies on the two being equal. Counts the differences.
+__global__ void canonical_nan_kernel(const float *in, int n, int *differences) {
+  using Tile = dev::LTile<float, Shape<16, 8>, dev::Mma<1, 1>>;
+  for (int base = 0; base < n; base += 128) {
+    Tile t;
+#pragma unroll
+    for (int s = 0; s < Tile::Slots; ++s)
+      t.v[s] = dev::detail::exp2_ftz(in[(base + int(threadIdx.x) * Tile::Slots + s) % n]);
+    const auto half = dev::cast_canonical_nan<dev::float16>(t);
+    const auto brain = dev::cast_canonical_nan<dev::bfloat16>(t);
+#pragma unroll
+    for (int s = 0; s < Tile::Slots; ++s) {
+      if (dev::detail::bit_cast<uint16_t>(half.v[s]) !=
+          dev::detail::bit_cast<uint16_t>(dev::detail::narrow_float<dev::float16>(t.v[s])))
+        atomicAdd(differences, 1);
+      if (dev::detail::bit_cast<uint16_t>(brain.v[s]) !=
+          dev::detail::bit_cast<uint16_t>(dev::detail::narrow_float<dev::bfloat16>(t.v[s])))
+        atomicAdd(differences, 1);
+    }
+  }
+}
+
+static void canonical_nans() {
+  hvec<float> in;
+  for (uint32_t payload : {1u, 2u, 0x1234u, 0x3fffffu, 0x400000u, 0x400001u, 0x7fffffu})
+    for (uint32_t sign : {0u, 0x80000000u}) {
+      const uint32_t bits = sign | 0x7f800000u | payload;
+      float x;
+      std::memcpy(&x, &bits, sizeof x);
+      in.push_back(x);
+    }
+  for (float x : {0.0f, -1.5f, 3.25f, 126.0f, 200.0f, -200.0f})
+    in.push_back(x);
+  DevBuf<float> d_in(in);
+  DevBuf<int> differences(1, 0);
+  canonical_nan_kernel<<<1, 32>>>(d_in.ptr, int(in.size()), differences.ptr);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  expect("exp2's NaNs narrow alike with and without the NaN-payload test",
+         differences.get()[0] == 0);
+}
+
 static void test_conversions() {
   conversions_from<float>("float");
   conversions_from<double>("double");
@@ -478,6 +523,7 @@ static void test_conversions() {
   small_float_exhaustive<__nv_bfloat16>("bfloat16");
   small_float_exhaustive<__nv_fp8_e4m3>("e4m3");
   small_float_exhaustive<__nv_fp8_e5m2>("e5m2");
+  canonical_nans();
 }
 
 // =================================================================================================

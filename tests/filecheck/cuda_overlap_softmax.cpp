@@ -61,6 +61,6 @@ NT_KERNEL(ahead, rows, product_then_exp2,
 // CU-NEXT: auto t_ntc_acc_in_flight = ntc::dev::dot_issue(t_acc, t_ntc_acc_a, {{.*}}, ntc::dev::dying_operand{});
 // CU-NEXT: ntc::dev::dot_wait<1>(t_s);
 // CU-NEXT: t_p = ntc::dev::exp2(t_s);
-// CU-NEXT: t_ntc_acc_a = ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(ntc::dev::cast<ntc::dev::float16>(t_p), ntc_smem);
+// CU-NEXT: t_ntc_acc_a = ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(ntc::dev::cast_canonical_nan<ntc::dev::float16>(t_p), ntc_smem);
 // CU-NEXT: ntc::dev::dot_wait(t_acc, t_ntc_acc_in_flight);
 // CU-NEXT: ntc::dev::barrier();

@@ -46,7 +46,7 @@ NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2,
 NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_attn_program0, 128 threads, scratch 72 bytes, total 19456 bytes)
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, mark-canonical-nans, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_attn_program0, 128 threads, scratch 72 bytes, total 19456 bytes)
 // The queries stay resident in a swizzled shared buffer of their own (keep-operands-resident).
 // GIR: %q_loaded = convert_layout(mul(load q[] : float16[64, 16], 1.4427 : float32[]) : float16[64, 16]) : float16[64, 16] #shared<offset=1024, swizzle=32B, buffer=2, stages=1x2048B>
 // GIR-NEXT: %acc = full(0) : float32[64, 16] #mma<4x1>
@@ -67,7 +67,7 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // GIR-NEXT: %qk <- where(lt(offsets k[i] dim 2 : int64[64] #slice<#mma<4x1>, dim=0>, index(k_size_2) : int64[]) : bool[64] #slice<#mma<4x1>, dim=0>, %qk : float32[64, 64] #mma<4x1>, -inf : float32[]) : float32[64, 64] #mma<4x1>
 // GIR-NEXT: %m_ij = maximum(%m_i : float32[64] #slice<#mma<4x1>, dim=1>, max(%qk : float32[64, 64] #mma<4x1>, axis=1) : float32[64] #slice<#mma<4x1>, dim=1>) : float32[64] #slice<#mma<4x1>, dim=1>
 // GIR-NEXT: %p = exp2(sub(%qk : float32[64, 64] #mma<4x1>, expand_dims(%m_ij : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>
-// GIR: %acc <- dot(convert_layout(cast(%p : float32[64, 64] #mma<4x1>) : float16[64, 64] #mma<4x1>) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[64, 16] #shared<offset=11264, swizzle=32B, buffer=1, stages=4x2048B>, mul(%acc : float32[64, 16] #mma<4x1>, expand_dims(%alpha : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>, a_dies) : float32[64, 16] #mma<4x1>
+// GIR: %acc <- dot(convert_layout(cast(%p : float32[64, 64] #mma<4x1>, canonical_nan) : float16[64, 64] #mma<4x1>) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[64, 16] #shared<offset=11264, swizzle=32B, buffer=1, stages=4x2048B>, mul(%acc : float32[64, 16] #mma<4x1>, expand_dims(%alpha : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>, a_dies) : float32[64, 16] #mma<4x1>
 // GIR: store o[] <- div(%acc : float32[64, 16] #mma<4x1>, expand_dims(%l_i : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>
 // The causal variant masks with both offsets materialized in the two Slice layouts.
 // GIR-LABEL: (ntc_attn_program1,
@@ -100,7 +100,7 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // CU: ntc::dev::generate<int64_t, ntc::dev::Shape<64>, ntc::dev::Slice<ntc::dev::Mma<4, 1>, 0>>(
 // CU: ntc::dev::max<1>(t_qk, ntc_smem)
 // CU: ntc::dev::broadcast_to<ntc::dev::Shape<64, 64>>(ntc::dev::expand_dims<1>(t_m_ij), ntc_smem)
-// CU: t_acc = ntc::dev::dot<float>(ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(ntc::dev::cast<ntc::dev::float16>(t_p), ntc_smem), ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<64, 16>, false, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(11264 + (l_i) % 4 * 2048)), (t_acc * ntc::dev::broadcast_to<ntc::dev::Shape<64, 16>>(
+// CU: t_acc = ntc::dev::dot<float>(ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(ntc::dev::cast_canonical_nan<ntc::dev::float16>(t_p), ntc_smem), ntc::dev::stage_view<ntc::dev::float16, ntc::dev::Shape<64, 16>, false, ntc::dev::Swizzled<32>>(ntc_smem, static_cast<std::size_t>(11264 + (l_i) % 4 * 2048)), (t_acc * ntc::dev::broadcast_to<ntc::dev::Shape<64, 16>>(
 // The vector twin copies 16-byte chunks with cp.async.
 // CU-LABEL: ntc_attn_program0_vec(
 // CU: ntc::dev::chunk_width<8>{},

@@ -541,6 +541,30 @@ __device__ inline LTile<U, S, L> cast(const LTile<T, S, L> &t) {
   }
 }
 
+/// cast<U>(t) of a float tile whose NaNs can only be the GPU's canonical one (0x7fffffff: the
+/// special-function unit's results; the compiler's mark-canonical-nans proves it): narrowed to
+/// float16/bfloat16 in packed pairs without detail::narrow_pairs' test for NaN payloads, which
+/// the canonical NaN does not have (both conversions give 0x7fff). Any other conversion is
+/// cast<U>'s.
+template <class U, class T, class S, class L>
+__device__ inline LTile<U, S, L> cast_canonical_nan(const LTile<T, S, L> &t) {
+  if constexpr (std::is_same_v<T, float> && is_half_v<U> && LTile<T, S, L>::Slots % 2 == 0) {
+    LTile<U, S, L> r;
+#pragma unroll
+    for (int s = 0; s < LTile<T, S, L>::Slots; s += 2)
+      detail::split_pair(detail::narrow_float_pair<U>(t.v[s], t.v[s + 1]), r.v[s], r.v[s + 1]);
+    return r;
+  } else {
+    return ::ntc::dev::cast<U>(t);
+  }
+}
+
+/// cast_canonical_nan of a blocked tile: cast<U>'s conversion.
+template <class U, class T, class S, int Th>
+__device__ inline Tile<U, S, Th> cast_canonical_nan(const Tile<T, S, Th> &t) {
+  return ::ntc::dev::cast<U>(t);
+}
+
 template <class T, class S, int Th>
 template <class U>
 __device__ Tile<U, S, Th> Tile<T, S, Th>::to() const {
