@@ -925,6 +925,25 @@ std::unordered_map<const ValueNode *, int> useCounts(const std::vector<Stmt> &bo
   return uses;
 }
 
+std::vector<Stmt> markValues(const std::vector<Stmt> &body,
+                             const std::function<bool(const Value &)> &marks,
+                             const std::function<void(ValueNode &)> &mark) {
+  ValueMemo memo;
+  return mapStmtValues(body, [&](const Value &root) {
+    return mapValue(
+        root,
+        [&](const Value &node, const std::vector<Value> &ops) -> Value {
+          if (!marks(node))
+            return nullptr;
+          ValueNode marked = *node;
+          marked.operands = ops;
+          mark(marked);
+          return std::make_shared<const ValueNode>(std::move(marked));
+        },
+        memo);
+  });
+}
+
 std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
                                 const std::function<Value(const Value &)> &f) {
   std::vector<Stmt> out;

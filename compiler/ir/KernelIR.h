@@ -347,6 +347,12 @@ void forEachValue(const Value &v, const std::function<void(const Value &)> &f);
 std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
                                 const std::function<Value(const Value &)> &f);
 
+/// `body` with every value node for which `marks(node)` holds replaced by a copy (its operands
+/// rewritten likewise) that `mark` changes: how a pass sets a flag of ValueNode.
+std::vector<Stmt> markValues(const std::vector<Stmt> &body,
+                             const std::function<bool(const Value &)> &marks,
+                             const std::function<void(ValueNode &)> &mark);
+
 /// `body` with symbol `name` (a loop index) replaced by `by` in every expression of its
 /// statements and values: bounds, conditions, subscripts, stage iterations.
 std::vector<Stmt> substituteSymbol(const std::string &name, const Expr &by,

@@ -97,22 +97,14 @@ bool isHalfFloat(DType t) { return t == DType::Float16 || t == DType::BFloat16; 
 
 kir::Function markCanonicalNaNs(const kir::Function &laidOut) {
   CanonicalNaNs nans(laidOut.body);
-  ValueMemo memo;
   Function out = laidOut;
-  out.body = mapStmtValues(laidOut.body, [&](const Value &root) {
-    return mapValue(
-        root,
-        [&](const Value &node, const std::vector<Value> &ops) -> Value {
-          if (node->kind != ValueKind::Cast || !isHalfFloat(node->type.dtype) ||
-              node->operands[0]->type.dtype != DType::Float32 || !nans.canonical(node->operands[0]))
-            return nullptr;
-          ValueNode marked = *node;
-          marked.operands = ops;
-          marked.canonicalNaN = true;
-          return std::make_shared<const ValueNode>(std::move(marked));
-        },
-        memo);
-  });
+  out.body = markValues(
+      laidOut.body,
+      [&](const Value &node) {
+        return node->kind == ValueKind::Cast && isHalfFloat(node->type.dtype) &&
+               node->operands[0]->type.dtype == DType::Float32 && nans.canonical(node->operands[0]);
+      },
+      [](ValueNode &cast) { cast.canonicalNaN = true; });
   return out;
 }
 

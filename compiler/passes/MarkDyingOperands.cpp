@@ -44,22 +44,14 @@ bool dies(const Value &a, const std::unordered_map<const ValueNode *, int> &coun
 
 kir::Function markDyingOperands(const kir::Function &laidOut) {
   const std::unordered_map<const ValueNode *, int> count = useCounts(laidOut.body);
-  ValueMemo memo;
   Function out = laidOut;
-  out.body = mapStmtValues(laidOut.body, [&](const Value &root) {
-    return mapValue(
-        root,
-        [&](const Value &node, const std::vector<Value> &ops) -> Value {
-          if (node->kind != ValueKind::Dot || !node->type.layout ||
-              !node->type.layout->tensorCore() || !dies(node->operands[0], count))
-            return nullptr;
-          ValueNode marked = *node;
-          marked.operands = ops;
-          marked.aDies = true;
-          return std::make_shared<const ValueNode>(std::move(marked));
-        },
-        memo);
-  });
+  out.body = markValues(
+      laidOut.body,
+      [&](const Value &node) {
+        return node->kind == ValueKind::Dot && node->type.layout &&
+               node->type.layout->tensorCore() && dies(node->operands[0], count);
+      },
+      [](ValueNode &dot) { dot.aDies = true; });
   return out;
 }
 
