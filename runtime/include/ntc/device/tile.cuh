@@ -354,13 +354,15 @@ namespace detail {
 /// at a time by the packed conversion, unless the thread holds a NaN, whose bits narrow_float
 /// keeps (element by element). Both branches produce pair words, so that where they join,
 /// ptxas keeps each pair in one register (joined as separate halves, every pair took two byte
-/// permutes more, and another when an mma fragment packed it again).
-template <class U, int N>
+/// permutes more, and another when an mma fragment packed it again). TestNaN false: the caller
+/// knows that every NaN of `wide` is the canonical one, which both branches narrow alike, so the
+/// packed branch serves all (cast_canonical_nan).
+template <class U, int N, bool TestNaN = true>
 __device__ inline void narrow_pairs(const float (&wide)[N], U (&narrow)[N]) {
   static_assert(is_half_v<U> && N % 2 == 0, "ntc::dev::narrow_pairs: pairs of 16-bit floats");
   bool nan = false;
 #pragma unroll
-  for (int s = 0; s < N; s += 2)
+  for (int s = 0; s < N && TestNaN; s += 2)
     nan = nan || either_nan(wide[s], wide[s + 1]);
   uint32_t words[N / 2];
   if (nan) {
@@ -550,9 +552,7 @@ template <class U, class T, class S, class L>
 __device__ inline LTile<U, S, L> cast_canonical_nan(const LTile<T, S, L> &t) {
   if constexpr (std::is_same_v<T, float> && is_half_v<U> && LTile<T, S, L>::Slots % 2 == 0) {
     LTile<U, S, L> r;
-#pragma unroll
-    for (int s = 0; s < LTile<T, S, L>::Slots; s += 2)
-      detail::split_pair(detail::narrow_float_pair<U>(t.v[s], t.v[s + 1]), r.v[s], r.v[s + 1]);
+    detail::narrow_pairs<U, LTile<T, S, L>::Slots, false>(t.v, r.v);
     return r;
   } else {
     return ::ntc::dev::cast<U>(t);
