@@ -3,7 +3,7 @@ tools/scripts/variant-bundle.sh) against PyTorch at tail shapes: sizes that are 
 any tile, K shorter than one tile, one-row outputs, and tensors whose rows are not 16-byte
 aligned (the dispatcher then launches another program than the TMA or vector one); matmul also
 with an even and an odd number of row tiles (a program in clusters of two launches only on the
-former). Small, so that it also runs under compute-sanitizer. Prints one line per call and
+former) and with more tiles than SMs (persistent blocks running several programs). Small, so that it also runs under compute-sanitizer. Prints one line per call and
 "variant check: N passed, M failed"; exits 1 on a failure.
 Usage: python3 variant_check.py <lib.so>
 """
@@ -40,7 +40,11 @@ for kernel, dtype in (("matmul", torch.float16), ("matmul_bf16", torch.bfloat16)
         continue
     for m, n, k, pad in ((65, 97, 130, 0), (136, 72, 200, 0), (1, 256, 64, 0), (256, 256, 8, 0),
                          (300, 520, 777, 0), (128, 256, 512, 0), (64, 64, 100, 3),
-                         (1000, 776, 1032, 0), (256, 1024, 200, 0)):
+                         (1000, 776, 1032, 0), (256, 1024, 200, 0),
+                         # More 128×256 tiles than an H200 has SMs: persistent blocks run
+                         # several programs, each storing while the next multiplies (K of
+                         # three steps, one step, less than one tile).
+                         (2200, 2100, 136, 0), (1500, 4000, 64, 0), (2100, 2400, 40, 0)):
         # pad > 0: rows of k + pad elements, so that strides are not multiples of 16 bytes.
         a = torch.randn(m, k + pad, device="cuda", dtype=dtype)[:, :k]
         b = torch.randn(k, n + pad, device="cuda", dtype=dtype)[:, :n]

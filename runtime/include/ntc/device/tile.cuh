@@ -389,7 +389,9 @@ template <class T> __device__ inline uint32_t either_half_nan(uint32_t word) {
 /// The slots of `half` (16-bit floats) as the other 16-bit float format U: each pair widened
 /// (exactly) and narrowed by one packed conversion when no slot is NaN, which one test of the
 /// whole tile decides (on the 16-bit words); else element by element by narrow_float, which
-/// keeps NaN payloads.
+/// keeps NaN payloads. Both branches produce pair words, as narrow_pairs' do (where separate
+/// halves joined, ptxas kept each half in a register of its own: a 128×256 tile held across a
+/// GEMM loop took 128 registers instead of 64).
 template <class U, class T, int N>
 __device__ inline void convert_halves(const T (&half)[N], U (&other)[N]) {
   static_assert(is_half_v<T> && is_half_v<U> && N % 2 == 0,
@@ -398,6 +400,7 @@ __device__ inline void convert_halves(const T (&half)[N], U (&other)[N]) {
 #pragma unroll
   for (int s = 0; s < N; s += 2)
     nan |= either_half_nan<T>(join_pair(half[s], half[s + 1]));
+  uint32_t words[N / 2];
   if (nan == 0) {
     // No NaN: the hardware's widening (widen's NaN case is not needed).
     auto wide = [](T x) {
@@ -408,12 +411,16 @@ __device__ inline void convert_halves(const T (&half)[N], U (&other)[N]) {
     };
 #pragma unroll
     for (int s = 0; s < N; s += 2)
-      split_pair(narrow_float_pair<U>(wide(half[s]), wide(half[s + 1])), other[s], other[s + 1]);
+      words[s / 2] = narrow_float_pair<U>(wide(half[s]), wide(half[s + 1]));
   } else {
 #pragma unroll
-    for (int s = 0; s < N; ++s)
-      other[s] = narrow_float<U>(widen(half[s]));
+    for (int s = 0; s < N; s += 2)
+      words[s / 2] =
+          join_pair(narrow_float<U>(widen(half[s])), narrow_float<U>(widen(half[s + 1])));
   }
+#pragma unroll
+  for (int s = 0; s < N; s += 2)
+    split_pair(words[s / 2], other[s], other[s + 1]);
 }
 
 } // namespace detail
