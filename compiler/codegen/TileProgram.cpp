@@ -136,6 +136,11 @@ private:
         if (s->kind == StmtKind::For)
           dotLoopStatement(s, nullptr, DotLoopPart::Producer);
     });
+    // In a cluster, the other block's last releases arrive here before the block exits.
+    for (const kir::TmaRing &ring : f_.tmaRings)
+      if (ring.cluster > 1)
+        line(ns_ + "::dot_loop_drain<" + std::to_string(ring.stages) + ">(" + ringName(ring) +
+             ", ntc_filled);");
     --indent_;
     line("}");
     line("return; // an exited thread no longer holds up a barrier of the whole block");
@@ -625,8 +630,10 @@ private:
       const std::string k = "const Index " + name(s.var);
       line("// for " + name(s.var) + ": the copies of a and b into the ring.");
       line(ns_ + "::dot_loop_produce<" + std::to_string(loop.stages) + ", " + shape + ">(" +
-           bounds + ", " + tmaOperand(*ring, maps->first, ring->operandMaps[0], k, false) + ", " +
-           tmaOperand(*ring, maps->second, ring->operandMaps[1], k, false) +
+           bounds + ", " +
+           tmaOperand(*ring, maps->first, ring->operandMaps[0], k, ring->multicastOperand == 0) +
+           ", " +
+           tmaOperand(*ring, maps->second, ring->operandMaps[1], k, ring->multicastOperand == 1) +
            ", ntc_smem, ntc_filled);");
       return;
     }

@@ -213,10 +213,9 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   if (config.knobs.release == 1 && config.knobs.tma != 1)
     throw std::invalid_argument("release=1 needs tma=1 (the last warp to release a stage issues "
                                 "its TMA copies)");
-  // The producer warpgroup issues TMA copies, and one block runs one program at a time.
-  if (config.knobs.persistent == 1 && (config.knobs.tma != 1 || config.knobs.cluster > 1))
-    throw std::invalid_argument("persistent=1 needs tma=1 and no cluster (its producer issues "
-                                "the TMA copies of one block)");
+  // The producer warpgroup issues TMA copies.
+  if (config.knobs.persistent == 1 && config.knobs.tma != 1)
+    throw std::invalid_argument("persistent=1 needs tma=1 (its producer issues TMA copies)");
   return config;
 }
 
@@ -309,6 +308,9 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
                   planned.front().smemBytes / planned.front().stages * stages + 2048 +
                           128 * planned.front().bm <=
                       gpu.sharedPerBlock())
+                // (Persistent blocks in clusters of two, cluster=2,persistent=1, measured 0.5-2.5%
+                // slower than without at the table's GEMM shapes: not in the space; --config
+                // still takes them.)
                 tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 0, 1});
             }
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,

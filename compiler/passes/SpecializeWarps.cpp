@@ -16,7 +16,7 @@
 // the pass accepts a program only when nothing but its main loop and its TMA stores needs a
 // barrier or shared memory:
 //   * the top level of the body is one such loop (a For with a ring whose operands both go by
-//     TMA, not in a cluster), definitions and assignments before and after it, and stores by TMA
+//     TMA), definitions and assignments before and after it, and stores by TMA
 //     (into 16-bit parameters, a value of another element type converted in registers);
 //   * those statements compute on registers alone: constants, scalars, locals, fills, casts,
 //     elementwise operations (no loads, reductions, layout conversions or products);
@@ -27,6 +27,13 @@
 //   * the stores' staging region, after everything else, fits the block's shared memory (in
 //     rounds of fewer column blocks where the whole tile does not): the store of one program
 //     then overlaps the next program's loop.
+// With the knob cluster=2 too (use-tensor-maps paired the programs and gave the loop a shared
+// operand), the blocks run in clusters of two: block 2c + r runs programs 2c + r, 2c + r +
+// gridDim.x, ... (the dispatcher launches an even grid of them), so the two blocks of a cluster
+// always hold the two programs that share a tile. Each producer copies its half of the shared
+// tile into both blocks' stages (multicast) and acquires a stage once the consumers of both have
+// released it; before exiting it acquires every stage's last releases, so that no release of the
+// other block arrives on a block that has exited.
 // Otherwise the function is returned unchanged (the knob changes nothing, as tma=1 on sm_80).
 //
 //===----------------------------------------------------------------------===//
@@ -158,8 +165,9 @@ std::optional<kir::Function> specializeWarps(const kir::Function &tma, const Gri
       tma.tmaRings.size() != 1 || !warpSpecializable(tma) || programsPerBlock(tma, threads) != 1)
     return std::nullopt;
   const TmaRing &ring = tma.tmaRings.front();
-  if (ring.operandMaps.size() != 2 || ring.cluster != 1 || ring.asyncCopiesToo ||
-      ring.releasers != threads / 32)
+  // In a cluster (use-tensor-maps' cluster=2) every consumer warp of both blocks releases.
+  if (ring.operandMaps.size() != 2 || ring.cluster > 2 || ring.asyncCopiesToo ||
+      ring.releasers != std::max(1, ring.cluster) * threads / 32)
     return std::nullopt;
   int64_t staging = 0, blocks = 0;
   for (const Stmt &s : tma.body) {

@@ -414,9 +414,11 @@ __global__ void __launch_bounds__(Th) NTC_DEV_CLUSTER_DIMS(Cluster, 1, 1)
 /// threads and a producer warpgroup after them, each block looping over the tiles blockIdx.x,
 /// blockIdx.x + gridDim.x, ...; the producer's first thread copies every tile's operands into the
 /// ring (dot_loop_produce), the consumers multiply (dot_loop_consume) and store each tile by TMA
-/// from a staging region of its own, synchronizing among themselves.
-template <int Th>
-__global__ void __launch_bounds__(Th + dev::producer_threads, 1)
+/// from a staging region of its own, synchronizing among themselves. Cluster 2: the blocks of a
+/// cluster hold tiles that share B, which each producer multicasts half of, and each producer
+/// drains the other block's releases before exiting.
+template <int Th, int Cluster>
+__global__ void __launch_bounds__(Th + dev::producer_threads, 1) NTC_DEV_CLUSTER_DIMS(Cluster, 1, 1)
     persistent_matmul_kernel(const __grid_constant__ dev::tensor_map a_map,
                              const __grid_constant__ dev::tensor_map b_map,
                              const __grid_constant__ dev::tensor_map out_map, int M, int N, int K) {
@@ -426,15 +428,16 @@ __global__ void __launch_bounds__(Th + dev::producer_threads, 1)
   constexpr std::size_t staging = (ring_bytes + 16 * Stages + 1023) / 1024 * 1024;
   extern __shared__ __align__(1024) unsigned char persistent_buffer[];
   const Smem smem{persistent_buffer};
-  dev::tma_ring<Stages, 2, Th / 32, 1, Th> ring(smem, ring_bytes);
-  const int tiles_n = (N + BN - 1) / BN, tiles = (M + BM - 1) / BM * tiles_n;
+  dev::tma_ring<Stages, 2, Th / 32 * Cluster, Cluster, Th> ring(smem, ring_bytes);
+  // Tiles column after column: consecutive tiles (a cluster's) read the same B.
+  const int tiles_m = (M + BM - 1) / BM, tiles = tiles_m * ((N + BN - 1) / BN);
   const int steps = (K + BK - 1) / BK;
   if (int(threadIdx.x) >= Th) {
     dev::set_max_registers<40, false>();
     if (int(threadIdx.x) == Th) {
       unsigned filled = 0;
       for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
-        const int pm = t / tiles_n, pn = t % tiles_n;
+        const int pm = t % tiles_m, pn = t / tiles_m;
         dev::dot_loop_produce<Stages, dev::float16, BM, BK, BN>(
             0, steps,
             dev::make_tma_operand<2, 1>(ring, a_map,
@@ -443,21 +446,22 @@ __global__ void __launch_bounds__(Th + dev::producer_threads, 1)
                                           c[1] = pm * BM;
                                           return true;
                                         }),
-            dev::make_tma_operand<2, 1>(ring, b_map,
-                                        [&](const int k, int(&c)[2]) -> bool {
-                                          c[0] = pn * BN;
-                                          c[1] = k * BK;
-                                          return true;
-                                        }),
+            dev::make_tma_operand<2, 1, (Cluster > 1)>(ring, b_map,
+                                                       [&](const int k, int(&c)[2]) -> bool {
+                                                         c[0] = pn * BN;
+                                                         c[1] = k * BK;
+                                                         return true;
+                                                       }),
             smem, filled);
       }
+      dev::dot_loop_drain<Stages>(ring, filled);
     }
     return;
   }
   dev::set_max_registers<232, true>();
   unsigned consumed = 0;
   for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
-    const int pm = t / tiles_n, pn = t % tiles_n;
+    const int pm = t % tiles_m, pn = t / tiles_m;
     auto acc = dev::full<float, Shape<BM, BN>, dev::Mma<Th / 32, 1>>(0.0);
     dev::dot_loop_consume<Stages, true, dev::float16, BM, BK, BN, Th>(acc, 0, steps, ring, smem,
                                                                       consumed);
@@ -561,10 +565,14 @@ template __global__ void tma_matmul_kernel<128, 2>(const __grid_constant__ dev::
                                                    const __grid_constant__ dev::tensor_map,
                                                    const dev::float16 *, const dev::float16 *,
                                                    float *, int, int, int);
-template __global__ void persistent_matmul_kernel<256>(const __grid_constant__ dev::tensor_map,
-                                                       const __grid_constant__ dev::tensor_map,
-                                                       const __grid_constant__ dev::tensor_map, int,
-                                                       int, int);
+template __global__ void persistent_matmul_kernel<256, 1>(const __grid_constant__ dev::tensor_map,
+                                                          const __grid_constant__ dev::tensor_map,
+                                                          const __grid_constant__ dev::tensor_map,
+                                                          int, int, int);
+template __global__ void persistent_matmul_kernel<256, 2>(const __grid_constant__ dev::tensor_map,
+                                                          const __grid_constant__ dev::tensor_map,
+                                                          const __grid_constant__ dev::tensor_map,
+                                                          int, int, int);
 template __global__ void softmax_vec_kernel<256, 4096>(const float *, float *, int, int);
 
 // The device library promotes with the shared table (ntc/common/promotion.hpp), as the compiler

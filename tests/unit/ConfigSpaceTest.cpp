@@ -111,11 +111,9 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=2"),
                     "cluster=2 needs tma=1 (the programs of a cluster share TMA copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,persistent=1"),
-                    "persistent=1 needs tma=1 and no cluster (its producer issues the TMA copies "
-                    "of one block)");
-  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,cluster=2,persistent=1"),
-                    "persistent=1 needs tma=1 and no cluster (its producer issues the TMA copies "
-                    "of one block)");
+                    "persistent=1 needs tma=1 (its producer issues TMA copies)");
+  // Persistent blocks in clusters of two (their producers multicast the shared tile).
+  CHECK(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,cluster=2,persistent=1").knobs.cluster == 2);
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=4"),
                     "cluster=4 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
                     "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1)");

@@ -122,9 +122,11 @@ std::string tmaLaunch(const kir::Function &f, const Program &p, const std::strin
          ready + ") {\n" +
          launchCode(kernel, p.name + "_tma<int32_t>", p.tmaThreads, p.tmaSmem, "          ", 1,
                     "ntc_args, ntc_maps",
-                    p.persistent ? "std::min<int64_t>(ntc_grid, ntc::rt::persistent_blocks(" +
-                                       mapped.name + "->device.device_id))"
-                                 : "") +
+                    p.persistent
+                        ? "std::min<int64_t>(ntc_grid, ntc::rt::persistent_blocks(" + mapped.name +
+                              "->device.device_id" +
+                              (p.cluster > 1 ? ", " + std::to_string(p.cluster) : "") + "))"
+                        : "") +
          "        }\n      }\n";
 }
 

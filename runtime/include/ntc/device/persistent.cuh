@@ -4,7 +4,9 @@
 // as far ahead as the ring's stages allow; the consumer warps multiply from the ring, release its
 // stages and run each program's epilogue, while the producer already copies the next program's
 // first tiles. The consumers synchronize among themselves through named barrier 1
-// (sync_threads), never through __syncthreads, which would wait for the producer.
+// (sync_threads), never through __syncthreads, which would wait for the producer. In clusters
+// of two, each producer multicasts its half of the shared operand into both blocks' rings, and
+// drains the releases of both blocks' consumers before it exits (dot_loop_drain).
 #pragma once
 
 #include <ntc/device/gemm.cuh>
@@ -56,6 +58,20 @@ __device__ inline void dot_loop_produce(Index begin, Index end, const OA &a, con
   }
 }
 
+/// Thread `Issuer` of a warp-specialized program in a cluster, after its last copies: waits
+/// until the consumers of every CTA of the cluster have released the stages of the last
+/// min(filled, Stages) copies, so that this CTA does not exit while another's releases can still
+/// arrive on its barriers. Nothing without a cluster.
+template <int Stages, class Ring>
+__device__ inline void dot_loop_drain(Ring &ring, unsigned filled) {
+  if constexpr (Ring::cluster > 1) {
+    for (unsigned f = filled > unsigned(Stages) ? filled - unsigned(Stages) : 0u; f < filled; ++f)
+      ring.acquire(int(f % unsigned(Stages)));
+  } else {
+    (void)ring, (void)filled;
+  }
+}
+
 /// The Th consumer threads of a warp-specialized program: acc += Σ over k in [begin, end) of
 /// A_k · B_k, both operands read by wgmma from the ring stages that dot_loop_produce filled,
 /// continuing after the `consumed` stages of earlier loops (counted as the producer counts).
@@ -68,8 +84,9 @@ __device__ inline void dot_loop_consume(LTile<float, Shape<BM, BN>, Mma<WM, WN>>
                                         Index end, Ring &ring, Smem smem, unsigned &consumed) {
   static_assert(32 * WM * WN == Th && WN == 1 && BM == 16 * WM,
                 "ntc::dev::dot_loop_consume: one 16-row slab per warp (the wgmma accumulator)");
-  static_assert(Ring::releasers == Th / 32,
-                "ntc::dev::dot_loop_consume: a ring released by every consumer warp");
+  static_assert(Ring::releasers == Th / 32 * Ring::cluster,
+                "ntc::dev::dot_loop_consume: a ring released by every consumer warp (of the "
+                "cluster)");
   if constexpr (AccZero) {
 #pragma unroll
     for (int s = 0; s < acc.Slots; ++s)

@@ -197,8 +197,8 @@ class tma_ring {
                 "ntc::dev::tma_ring: refills by the last releaser need releasers, no cluster");
   static_assert(Cluster >= 1 && Cluster <= 8 && (Cluster == 1 || Releasers > 0),
                 "ntc::dev::tma_ring: clusters of 1 to 8, whose rings are released");
-  static_assert(Issuer == 0 || (Cluster == 1 && Releasers > 0),
-                "ntc::dev::tma_ring: another issuer than thread 0 needs releases, no cluster");
+  static_assert(Issuer == 0 || (!LastRefills && Releasers > 0),
+                "ntc::dev::tma_ring: another issuer than thread 0 needs releases, acquired");
 
 public:
   /// The warps that release stages (0: none; the program synchronizes before refilling).

@@ -119,6 +119,14 @@ inline int64_t persistent_blocks(int device) {
   return count;
 }
 
+/// The blocks a persistent program's grid has on CUDA device `device` for clusters of
+/// `cluster` blocks: its SM count (one block per SM, read once per process for devices 0 to 63)
+/// rounded down to whole clusters; one cluster when the device cannot be queried.
+inline int64_t persistent_blocks(int device, int cluster) {
+  const int64_t sms = persistent_blocks(device);
+  return sms >= cluster ? sms / cluster * cluster : cluster;
+}
+
 /// The dispatcher's step before launching a program with TMA copies: encodes into `out` the map
 /// that reads tensor `x` in boxes of `box` (one extent per dimension of x, outermost first) with
 /// `swizzle`, through a process-wide cache of the last 64 maps. False when TMA cannot describe
