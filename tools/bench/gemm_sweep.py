@@ -5,9 +5,9 @@ Each build is a shared library exporting the kernel; the timing is gpu_bench.py'
 over rotating buffers, median of replays; cuBLAS and the builds replayed in turn, so that all run
 in the same power and clock state) and every build is checked once against a float32 product
 before timing. The precursor of a tuning run: it prints one line per build and shape.
-Usage: python3 gemm_sweep.py [--table T.json] <kernel> <label>=<lib.so> [<label>=<lib.so> ...]
-(--table: the shapes of the kernel's entries in a tuning table instead of the fixed list; a kernel
-whose name ends in bf16 gets bfloat16 operands, the others float16)
+Usage: python3 gemm_sweep.py [--table T.json | --shapes MxNxK,...] <kernel> <label>=<lib.so> ...
+(--table: the shapes of the kernel's entries in a tuning table instead of the fixed list;
+--shapes: these; a kernel whose name ends in bf16 gets bfloat16 operands, the others float16)
 """
 import json
 import sys
@@ -15,8 +15,12 @@ import sys
 import torch
 
 table = None
+listed = None
 if sys.argv[1] == "--table":
     table = json.load(open(sys.argv[2]))
+    del sys.argv[1:3]
+elif sys.argv[1] == "--shapes":
+    listed = [tuple(int(x) for x in s.split("x")) for s in sys.argv[2].split(",")]
     del sys.argv[1:3]
 kernel, builds = sys.argv[1], [a.split("=", 1) for a in sys.argv[2:]]
 dtype = torch.bfloat16 if kernel.endswith("bf16") else torch.float16  # matmul_bf16: bfloat16
@@ -33,6 +37,8 @@ shapes = ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048), (4096, 409
 if table:
     shapes = [(e["shape"]["lhs"][0], e["shape"]["rhs"][1], e["shape"]["lhs"][1])
               for e in table["entries"] if e["kernel"] == kernel]
+if listed:
+    shapes = listed
 for m, n, k in shapes:
     sets = sets_for(2 * (m * k + k * n + m * n))
     a = [torch.randn(m, k, device="cuda", dtype=dtype) for _ in range(sets)]
