@@ -300,6 +300,9 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
                 tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 2});
               if (!persistable || warps != 8)
                 continue;
+              // Persistent (persistent blocks in clusters of two, cluster=2,persistent=1,
+              // measured 0.5-2.5% slower than without at the table's GEMM shapes, are not in the
+              // space; --config still takes them).
               const std::vector<DotLoop> planned = gemmLoops(*specialized, warps * 32, gpu);
               if (planned.size() == 1 &&
                   dev::layout::gemm_wgmma_shape(
@@ -308,9 +311,6 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
                   planned.front().smemBytes / planned.front().stages * stages + 2048 +
                           128 * planned.front().bm <=
                       gpu.sharedPerBlock())
-                // (Persistent blocks in clusters of two, cluster=2,persistent=1, measured 0.5-2.5%
-                // slower than without at the table's GEMM shapes: not in the space; --config
-                // still takes them.)
                 tryConfig(LaunchKnobs{warps * 32, stages, band, 0, 1, 0, 1});
             }
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
