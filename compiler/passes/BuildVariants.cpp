@@ -1,6 +1,8 @@
 //===- BuildVariants.cpp - the set of compiled variants -------------------===//
 #include "passes/Passes.h"
 
+#include <algorithm>
+
 namespace ntc::passes {
 
 namespace {
@@ -18,16 +20,42 @@ std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
   return v;
 }
 
+/// True when some entry of `tuned` chose configuration `config` for the constexpr values of
+/// `v` (keys: the variant constexprs of `spec`, in order).
+bool chosenFor(const KernelSpec &spec, const std::vector<TunedShape> &tuned, int config,
+               const Variant &v) {
+  for (const TunedShape &t : tuned) {
+    if (t.config != config)
+      continue;
+    bool same = true;
+    size_t k = 0;
+    for (const ParamSpec &p : spec.params)
+      if (isVariantConstexpr(p)) {
+        const int64_t value = k < t.values.size() ? t.values[k] : kAnyConstexprValue;
+        same = same && (value == kAnyConstexprValue || value == v.values.at(p.name));
+        ++k;
+      }
+    if (same)
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
-std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs) {
+bool isVariantConstexpr(const ParamSpec &p) {
+  return p.kind == ParamSpec::Kind::Constexpr && p.dtype != DType::Float64;
+}
+
+std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs,
+                                   const std::vector<TunedShape> &tuned) {
   std::vector<Axis> axes;
   for (const kir::PaddedExtent &p : f.padded)
     axes.push_back(
         {p.symbol, p.pinned ? std::vector<int64_t>{*p.pinned}
                             : powersOfTwo(std::min(kMinPaddedExtent, p.upperBound), p.upperBound)});
   for (const ParamSpec &p : f.spec.params)
-    if (p.kind == ParamSpec::Kind::Constexpr && p.dtype != DType::Float64) {
+    if (isVariantConstexpr(p)) {
       std::vector<int64_t> values;
       for (double v : p.constexprValues)
         values.push_back(static_cast<int64_t>(v));
@@ -51,6 +79,12 @@ std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Con
       }
     variants = std::move(next);
   }
+  if (!tuned.empty())
+    variants.erase(std::remove_if(variants.begin(), variants.end(),
+                                  [&](const Variant &v) {
+                                    return v.config != 0 && !chosenFor(f.spec, tuned, v.config, v);
+                                  }),
+                   variants.end());
   std::vector<Variant> result;
   for (bool wide : {false, true})
     for (Variant v : variants) {

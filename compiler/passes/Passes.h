@@ -8,6 +8,7 @@
 #include "ir/KernelIR.h"
 #include "target/GpuTarget.h"
 
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -107,7 +108,17 @@ struct TunedShape {
   bool aligned16 = true;       ///< alignment class of the call (ntc::rt::aligned16 of every tensor)
   std::vector<int64_t> bucket; ///< size buckets of every tensor dimension, parameters in order
   int config = 0;              ///< the winner: an index into KernelTuning::configs
+  /// The values of the integer nt::Constexpr parameters it was measured with (parameters in
+  /// order; kAnyConstexprValue where the entry names none).
+  std::vector<int64_t> values;
 };
+
+/// TunedShape::values of a parameter the entry does not name (ntc::rt::any_value).
+inline constexpr int64_t kAnyConstexprValue = std::numeric_limits<int64_t>::min();
+
+/// True for a parameter whose values the variants are compiled for (an integer nt::Constexpr):
+/// the keys of TunedShape::values.
+bool isVariantConstexpr(const ParamSpec &p);
 
 /// What a tuning table gives one kernel.
 struct KernelTuning {
@@ -137,8 +148,11 @@ bool configFits(const kir::Function &f, const Config &config, Target target, con
 std::string kernelHash(const kir::Function &f);
 
 /// build-variants: per configuration compiled (its meta-parameter values), the cross product of
-/// padded tile extents (powers of two), constexpr scalar values and index widths.
-std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs);
+/// padded tile extents (powers of two), constexpr scalar values and index widths. A tuned
+/// configuration (not the first, the default) is compiled only for the constexpr values of the
+/// entries of `tuned` that chose it, as the dispatcher picks it for no other call.
+std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs,
+                                   const std::vector<TunedShape> &tuned = {});
 
 /// The shared memory a block of `f` (padded extents pinned) needs at meta-parameter values
 /// `metas` in its largest variant (every padded extent at its upper bound), with the planner's

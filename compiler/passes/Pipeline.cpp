@@ -58,7 +58,7 @@ CompiledKernel runPipeline(const kir::Function &translated, Target target, const
     *trace << "// -----// after infer-grid //----- //\n";
     printGrid(f, k.grid, *trace);
   }
-  k.variants = buildVariants(f, k.configs);
+  k.variants = buildVariants(f, k.configs, k.tuned);
   if (trace) {
     *trace << "// -----// after build-variants //----- //\n";
     for (const Variant &v : k.variants) {

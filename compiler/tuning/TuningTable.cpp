@@ -69,6 +69,23 @@ public:
         shape.bucket.push_back(*n);
       }
     }
+    // The integer compile-time scalars it was measured with: the dispatcher takes the entry for
+    // calls with the same values only (a table written without "scalars" stands for every value).
+    const json::Object *scalars = entry.getObject("scalars");
+    for (const ParamSpec &p : f_.spec.params) {
+      if (!passes::isVariantConstexpr(p))
+        continue;
+      const json::Value *value = scalars ? scalars->get(p.name) : nullptr;
+      if (!value) {
+        shape.values.push_back(passes::kAnyConstexprValue);
+        continue;
+      }
+      const std::optional<double> number = value->getAsNumber();
+      if (!number || std::find(p.constexprValues.begin(), p.constexprValues.end(), *number) ==
+                         p.constexprValues.end())
+        return error("\"scalars\" gives '" + p.name + "' a value that is not one of its own");
+      shape.values.push_back(static_cast<int64_t>(*number));
+    }
     passes::Config parsed;
     try {
       parsed = passes::parseConfigId(f_.spec, config->str());

@@ -95,4 +95,13 @@ TEST_CASE("table: entries of the same key are replaced, others kept", "[tune]") 
   unaligned.alignment = "any";
   putEntry(table, entryToJson(unaligned));
   CHECK(table.find("entries")->items().size() == 4);
+  // Scalars key entries too (the dispatcher takes an entry for its nt::Constexpr values only).
+  TableEntry causal = sampleEntry({64, 64}, "f");
+  causal.scalars = {{"is_causal", Json::number(1)}};
+  putEntry(table, entryToJson(causal));
+  CHECK(table.find("entries")->items().size() == 5);
+  causal.best.config = "g";
+  putEntry(table, entryToJson(causal));
+  REQUIRE(table.find("entries")->items().size() == 5);
+  CHECK(table.find("entries")->items()[4].find("config")->asString() == "g");
 }

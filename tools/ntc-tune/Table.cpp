@@ -112,7 +112,7 @@ Json readTable(const std::string &path) {
 }
 
 bool sameKey(const Json &a, const Json &b) {
-  for (const char *key : {"kernel", "arch", "dtypes", "alignment", "bucket"})
+  for (const char *key : {"kernel", "arch", "dtypes", "alignment", "bucket", "scalars"})
     if (member(a, key) != member(b, key))
       return false;
   return true;

@@ -58,7 +58,7 @@ Json emptyTable();
 /// Reads a table file; throws Error when it is not valid JSON or not a tuning table.
 Json readTable(const std::string &path);
 
-/// True when two entries have the same key (kernel, arch, dtypes, alignment, bucket).
+/// True when two entries have the same key (kernel, arch, dtypes, alignment, bucket, scalars).
 bool sameKey(const Json &a, const Json &b);
 
 /// `table` with `entry` added, replacing the entry of the same key in place.

@@ -115,12 +115,24 @@ void emitConfigChoice(const passes::CompiledKernel &compiled, const std::string 
     os << "    const int ntc_config = 0;\n";
     return;
   }
-  os << "    static const ntc::rt::tuned_shape<" << dims << "> ntc_tuned[] = {\n";
+  // The integer compile-time scalars: an entry is taken for calls with its values only.
+  std::vector<std::string> keys;
+  for (const ParamSpec &p : f.spec.params)
+    if (passes::isVariantConstexpr(p))
+      keys.push_back(p.name);
+  const std::string keyCount = std::to_string(keys.size());
+  os << "    static const ntc::rt::tuned_shape<" << dims << ", " << keyCount
+     << "> ntc_tuned[] = {\n";
   for (const passes::TunedShape &t : compiled.tuned) {
     os << "        {" << t.arch << ", " << (t.aligned16 ? "true" : "false") << ", " << t.config
        << ", {{";
     for (size_t d = 0; d < t.bucket.size(); ++d)
       os << (d ? ", " : "") << t.bucket[d];
+    os << "}}, {{";
+    for (size_t k = 0; k < t.values.size(); ++k)
+      os << (k ? ", " : "")
+         << (t.values[k] == passes::kAnyConstexprValue ? std::string("ntc::rt::any_value")
+                                                       : std::to_string(t.values[k]));
     os << "}}},\n";
   }
   os << "    };\n";
@@ -147,8 +159,12 @@ void emitConfigChoice(const passes::CompiledKernel &compiled, const std::string 
   for (size_t d = 0; d < sizes.size(); ++d)
     os << (d ? ", " : "") << sizes[d];
   os << "}};\n";
+  os << "    const std::array<int64_t, " << keyCount << "> ntc_constexprs{{";
+  for (size_t k = 0; k < keys.size(); ++k)
+    os << (k ? ", " : "") << "static_cast<int64_t>(" << keys[k] << ")";
+  os << "}};\n";
   os << "    const int ntc_config = ntc::rt::pick_config(ntc_tuned, ntc_arch, " << aligned
-     << ", ntc_sizes);\n";
+     << ", ntc_sizes, ntc_constexprs);\n";
 }
 
 } // namespace

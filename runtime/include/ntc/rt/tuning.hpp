@@ -49,14 +49,21 @@ inline bool aligned16(const DLTensor *t) {
   return true;
 }
 
+/// A tuning-table entry's value of a compile-time scalar (nt::Constexpr) that stands for every
+/// value: the entry was written without one.
+inline constexpr int64_t any_value = INT64_MIN;
+
 /// One shape bucket of a tuning table compiled into a dispatcher: the architecture it was
 /// measured on (compute capability × 10, 0 on the CPU), its alignment class, the configuration
-/// that won, and the buckets of every tensor dimension of the call (parameters in order).
-template <std::size_t Dims> struct tuned_shape {
+/// that won, the buckets of every tensor dimension of the call (parameters in order) and the
+/// values of the integer compile-time scalars it was measured with (parameters in order;
+/// any_value for one the entry does not name).
+template <std::size_t Dims, std::size_t Keys = 0> struct tuned_shape {
   int arch;
   bool aligned;
   int config;
   std::array<int64_t, Dims> bucket;
+  std::array<int64_t, Keys> values;
 };
 
 /// log2 of a bucket, -1 for the empty bucket.
@@ -67,16 +74,25 @@ constexpr int bucket_log2(int64_t b) {
   return l;
 }
 
-/// The configuration for a call: among the entries of the same architecture and alignment
-/// class, the one whose buckets are nearest to the call's (the sum over dimensions of the
-/// distance in powers of two; the first of equals); 0 (the default) when none matches.
-template <std::size_t Dims, std::size_t N>
-int pick_config(const tuned_shape<Dims> (&table)[N], int arch, bool aligned,
-                const std::array<int64_t, Dims> &sizes) {
+/// The configuration for a call: among the entries of the same architecture, alignment class
+/// and compile-time scalar values, the one whose buckets are nearest to the call's (the sum over
+/// dimensions of the distance in powers of two; the first of equals); 0 (the default) when none
+/// matches. A configuration is compiled only for the scalar values of its entries, so an entry
+/// measured with other values is never taken.
+template <std::size_t Dims, std::size_t Keys, std::size_t N>
+int pick_config(const tuned_shape<Dims, Keys> (&table)[N], int arch, bool aligned,
+                const std::array<int64_t, Dims> &sizes,
+                const std::array<int64_t, Keys> &values = {}) {
   int best = 0;
   int64_t nearest = -1;
-  for (const tuned_shape<Dims> &entry : table) {
+  for (const tuned_shape<Dims, Keys> &entry : table) {
     if (entry.arch != arch || entry.aligned != aligned)
+      continue;
+    bool same = true;
+    auto value = values.begin();
+    for (const int64_t measured : entry.values) // (no index: Keys may be 0)
+      same = same && (measured == any_value || measured == *value++);
+    if (!same)
       continue;
     int64_t distance = 0;
     for (std::size_t d = 0; d < Dims; ++d) {

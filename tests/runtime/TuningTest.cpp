@@ -1,0 +1,52 @@
+// The dispatcher's choice of a tuned configuration (ntc/rt/tuning.hpp): shape buckets, the
+// nearest entry of the call's architecture and alignment class, and the values of the
+// compile-time scalars an entry was measured with.
+#include <ntc/rt/tuning.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace ntc::rt;
+
+TEST_CASE("size_bucket: the next power of two", "[tuning]") {
+  CHECK(size_bucket(0) == 0);
+  CHECK(size_bucket(1) == 1);
+  CHECK(size_bucket(3) == 4);
+  CHECK(size_bucket(4096) == 4096);
+  CHECK(size_bucket(4097) == 8192);
+}
+
+TEST_CASE("pick_config: the nearest bucket of the same architecture and alignment", "[tuning]") {
+  static const tuned_shape<2> table[] = {
+      {90, true, 1, {{1024, 1024}}, {}},
+      {90, true, 2, {{4096, 4096}}, {}},
+      {80, true, 3, {{2048, 2048}}, {}},
+      {90, false, 4, {{2048, 2048}}, {}},
+  };
+  CHECK(pick_config(table, 90, true, {{1000, 1000}}) == 1);
+  CHECK(pick_config(table, 90, true, {{3000, 4096}}) == 2);
+  CHECK(pick_config(table, 90, true, {{2048, 2048}}) == 1); // equals: the first
+  CHECK(pick_config(table, 80, true, {{64, 64}}) == 3);
+  CHECK(pick_config(table, 90, false, {{64, 64}}) == 4);
+  CHECK(pick_config(table, 86, true, {{1024, 1024}}) == 0); // no entry: the default
+}
+
+TEST_CASE("pick_config: entries of other compile-time scalar values are never taken", "[tuning]") {
+  // Attention's is_causal: the d = 128 shape tuned both ways, d = 64 without the mask only.
+  static const tuned_shape<2, 1> table[] = {
+      {90, true, 1, {{4096, 128}}, {{0}}},
+      {90, true, 2, {{4096, 128}}, {{1}}},
+      {90, true, 3, {{4096, 64}}, {{0}}},
+  };
+  CHECK(pick_config(table, 90, true, {{4096, 128}}, {{0}}) == 1);
+  CHECK(pick_config(table, 90, true, {{4096, 128}}, {{1}}) == 2);
+  CHECK(pick_config(table, 90, true, {{4096, 64}}, {{0}}) == 3);
+  // The causal call at d = 64 takes the nearest causal entry, not the nearer one without mask.
+  CHECK(pick_config(table, 90, true, {{4096, 64}}, {{1}}) == 2);
+  // A value no entry was measured with gets the default, which is compiled for every value.
+  static const tuned_shape<1, 1> causalOnly[] = {{90, true, 5, {{4096}}, {{1}}}};
+  CHECK(pick_config(causalOnly, 90, true, {{4096}}, {{0}}) == 0);
+  // An entry written without the scalar stands for every value.
+  static const tuned_shape<1, 1> any[] = {{90, true, 6, {{4096}}, {{any_value}}}};
+  CHECK(pick_config(any, 90, true, {{4096}}, {{0}}) == 6);
+  CHECK(pick_config(any, 90, true, {{4096}}, {{1}}) == 6);
+}
