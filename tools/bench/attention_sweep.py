@@ -20,7 +20,7 @@ torch.manual_seed(4)
 libs = [(label, Library(path)) for label, path in builds]
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
 for b, h, s, d, causal in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
-                           (4, 32, 4096, 128, 1)):
+                           (4, 32, 4096, 128, 1), (4, 32, 4096, 64, 1)):
     sets = sets_for(4 * b * h * s * d * 2)
     qs, ks, vs = ([torch.randn(b, h, s, d, device="cuda", dtype=torch.float16) for _ in range(sets)]
                   for _ in range(3))

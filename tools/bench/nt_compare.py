@@ -192,7 +192,7 @@ if __name__ == "__main__":
     groups = sys.argv[2:] or ["attention", "matmul", "softmax"]
     if "attention" in groups:
         for shape in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
-                      (4, 32, 4096, 128, 1)):
+                      (4, 32, 4096, 128, 1), (4, 32, 4096, 64, 1)):
             attention(*shape)
     if "matmul" in groups:
         for shape in ((4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048),
