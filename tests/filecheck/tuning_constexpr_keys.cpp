@@ -3,7 +3,8 @@
 // nt::Constexpr parameters it was measured with; the dispatcher takes it for calls with those
 // values only (ntc::rt::pick_config), and its configuration is compiled for those values only.
 // An entry without "scalars" stands for every value (ntc::rt::any_value); the default
-// configuration is compiled for every value.
+// configuration is compiled for every value. (tests/cli tables this kernel with a value that
+// `mode` does not take.)
 #include <ntc/dsl.hpp>
 
 constexpr nt::Symbol BLOCK_SIZE = nt::block_size("BLOCK_SIZE", 2, 8);
@@ -22,11 +23,11 @@ NT_APPLICATION void mode_application(nt::Tile x, nt::Tile mode) {
 NT_KERNEL(tuned_mode, mode_arrangement, mode_application, nt::Tensor(1, nt::float32),
           nt::Constexpr("mode", {0, 1}));
 
+// clang-format off
 // BLOCK_SIZE=8 measured with mode 1 at 1024 elements, BLOCK_SIZE=4 at 64 elements for any mode.
 // TABLE-ENTRY: {"kernel": "tuned_mode", "hash": "@HASH@", "target": "cpu", "arch": "cpu", "alignment": "aligned16", "bucket": {"x": [1024]}, "scalars": {"mode": 1}, "config": "BLOCK_SIZE=8"}
 // TABLE-ENTRY: {"kernel": "tuned_mode", "hash": "@HASH@", "target": "cpu", "arch": "cpu", "alignment": "aligned16", "bucket": {"x": [64]}, "config": "BLOCK_SIZE=4"}
 
-// clang-format off
 // TAB:        static const ntc::rt::tuned_shape<1, 1> ntc_tuned[] = {
 // TAB-NEXT:     {0, true, 1, {{[{][{]}}1024{{[}][}]}}, {{[{][{]}}1{{[}][}]}}},
 // TAB-NEXT:     {0, true, 2, {{[{][{]}}64{{[}][}]}}, {{[{][{]}}ntc::rt::any_value{{[}][}]}}},

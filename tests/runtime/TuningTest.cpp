@@ -1,19 +1,11 @@
-// The dispatcher's choice of a tuned configuration (ntc/rt/tuning.hpp): shape buckets, the
-// nearest entry of the call's architecture and alignment class, and the values of the
-// compile-time scalars an entry was measured with.
+// The dispatcher's choice of a tuned configuration (ntc/rt/tuning.hpp; its buckets are tested
+// with ntc-tune's, tests/tune/TableTest.cpp): the nearest entry of the call's architecture and
+// alignment class, and the values of the compile-time scalars an entry was measured with.
 #include <ntc/rt/tuning.hpp>
 
 #include <catch2/catch.hpp>
 
 using namespace ntc::rt;
-
-TEST_CASE("size_bucket: the next power of two", "[tuning]") {
-  CHECK(size_bucket(0) == 0);
-  CHECK(size_bucket(1) == 1);
-  CHECK(size_bucket(3) == 4);
-  CHECK(size_bucket(4096) == 4096);
-  CHECK(size_bucket(4097) == 8192);
-}
 
 TEST_CASE("pick_config: the nearest bucket of the same architecture and alignment", "[tuning]") {
   static const tuned_shape<2> table[] = {
