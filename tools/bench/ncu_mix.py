@@ -43,15 +43,21 @@ def opcode(source):
     return re.sub(r"^@!?U?P\w+\s+", "", source.strip()).split(" ")[0].replace(".FTZ", "")
 
 
+def executed_rows(header, rows):
+    """(row, times executed) of every instruction row (the page's other rows carry no count)."""
+    executed = header.index("Instructions Executed")
+    for row in rows:
+        count = number(row[executed]) if len(row) > executed else None
+        if count is not None:
+            yield row, count
+
+
 def summarize(header, rows):
-    source, executed = header.index("Source"), header.index("Instructions Executed")
+    source = header.index("Source")
     reasons = [(i, h[len("stall_"):]) for i, h in enumerate(header)
                if h.startswith("stall_") and "Not Issued" not in h]
     ops, stalls = collections.Counter(), collections.Counter()
-    for row in rows:
-        count = number(row[executed]) if len(row) > executed else None
-        if count is None:
-            continue
+    for row, count in executed_rows(header, rows):
         ops[opcode(row[source])] += count
         for i, reason in reasons:
             stalls[reason] += (number(row[i]) or 0) if i < len(row) else 0
@@ -85,11 +91,10 @@ def main():
     if hot is not None:
         for (name, header, rows) in kernels:
             print(f"\n{name[:100]}: instructions executed at least {hot} times")
-            source, executed = header.index("Source"), header.index("Instructions Executed")
+            source = header.index("Source")
             samples = header.index("Warp Stall Sampling (All Samples)")
-            for row in rows:
-                count = number(row[executed]) if len(row) > executed else None
-                if count is not None and count >= hot:
+            for row, count in executed_rows(header, rows):
+                if count >= hot:
                     print(f"  {row[0][-6:]} {count:>10d} {row[samples]:>7s}  {row[source]}")
 
 
