@@ -5,11 +5,21 @@
 // attention's d = 64 program from 114 to 131 registers per thread, three programs per SM
 // instead of four, although it fits 113 when asked. The occupancy the program was planned for
 // is the compiler's to state. This pass asks for as many resident programs as shared memory
-// allows, so long as each thread keeps at least 128 registers and at least twice what its tiles
-// hold across the iterations of a loop (loop-carried accumulators and statistics, and the
-// loop-invariant operands the loop reads) or in the largest single tile: that headroom is for
-// the temporaries of one iteration, so the cap never forces a spill of the state itself. A
-// program of tiles too large for that gets no request (0), as before.
+// allows, so long as each thread keeps at least 128 registers and room for its tiles, by the
+// smaller of two estimates: twice what its tiles hold across the iterations of a loop
+// (loop-carried accumulators and statistics, and the loop-invariant operands the loop reads) or
+// in the largest single tile, which leaves the other half for one iteration's temporaries; or
+// that plus the largest local an iteration defines (a product's result, the probabilities of a
+// softmax) with registers to spare for addresses, masks and indices: 40 where the threads issue
+// the loop's copies, 24 where TMA does. A program of tiles too large for both gets no request
+// (0), as before.
+//
+// The second estimate came with the twenty-eighth session: the first alone left attention's
+// 128×64 TMA program at head dimension 128 (66 registers carried, 32 for a step's scores)
+// without a request. ptxas gave it 127 registers on its own, two programs per SM, but 131 after
+// a device-library change that removed a branch: one per SM. Asked for two, it takes 127 and
+// spills nothing; its twins that copy by threads would spill (16-52 bytes), and the estimate
+// leaves them without a request.
 //
 // Two kinds of programs get none either, because their registers go where the tile estimate
 // does not look: a program without tensor-core products (a softmax row read element by element
@@ -40,6 +50,11 @@ constexpr int64_t kReservedSharedPerBlock = 1024;
 constexpr int64_t kRegisterFloor = 128;
 /// Registers ptxas may allocate a thread.
 constexpr int64_t kRegisterCeiling = 255;
+/// Registers per thread left for addresses, masks, indices and loop counters beside the tiles,
+/// where the threads issue a loop's copies themselves (each computing its chunks' addresses and
+/// masks) and where TMA does (one thread, a few coordinates).
+constexpr int64_t kScalarRegistersCopying = 40;
+constexpr int64_t kScalarRegistersTma = 24;
 
 /// 32-bit registers per thread that a tile of type `t` takes when spread over `threads` (none
 /// for a tile resident in shared memory).
@@ -50,20 +65,25 @@ int64_t registersPerThread(const TileType &t, int threads) {
   return std::max<int64_t>(1, (bytes + 4 * threads - 1) / (4 * threads));
 }
 
-/// Registers per thread of the tiles that live across loop iterations, and of the largest tile.
+/// Registers per thread of a program's tiles: those that live across a loop's iterations, the
+/// largest local one iteration defines, and the largest single tile.
 class StateEstimate {
 public:
-  StateEstimate(const Function &f, int threads) : threads_(threads) { walk(f.body, {}); }
-  int64_t registers() const {
+  StateEstimate(const Function &f, int threads) : threads_(threads) { walk(f.body, {}, false); }
+  /// Registers a thread needs for its tiles plus `scalars`: the smaller of two estimates, twice
+  /// what lives across iterations (or the largest tile), and that plus the largest local of an
+  /// iteration (or the largest tile) plus the scalars.
+  int64_t registers(int64_t scalars) const {
     int64_t carried = 0;
     for (const auto &[name, regs] : live_)
       carried += regs;
-    return std::max(carried, largest_);
+    return std::min(2 * std::max(carried, largest_),
+                    std::max(carried + largestIterationLocal_, largest_) + scalars);
   }
 
 private:
-  /// `outer`: the locals defined before the loops that enclose `body`.
-  void walk(const std::vector<Stmt> &body, std::set<std::string> outer) {
+  /// `outer`: the locals defined before the loops that enclose `body`; `inLoop`: whether any does.
+  void walk(const std::vector<Stmt> &body, std::set<std::string> outer, bool inLoop) {
     for (const Stmt &s : body) {
       if (s->value)
         forEachValue(s->value, [&](const Value &v) {
@@ -74,6 +94,8 @@ private:
       switch (s->kind) {
       case StmtKind::Define:
         types_[s->var] = registersPerThread(s->value->type, threads_);
+        if (inLoop)
+          largestIterationLocal_ = std::max(largestIterationLocal_, types_[s->var]);
         break;
       case StmtKind::Assign:
       case StmtKind::DotIssue:
@@ -84,12 +106,12 @@ private:
         std::set<std::string> enclosing = outer;
         for (const auto &[name, regs] : types_)
           enclosing.insert(name);
-        walk(s->body, enclosing);
+        walk(s->body, enclosing, true);
         break;
       }
       case StmtKind::If:
-        walk(s->body, outer);
-        walk(s->orelse, outer);
+        walk(s->body, outer, inLoop);
+        walk(s->orelse, outer, inLoop);
         break;
       default:
         break;
@@ -100,6 +122,7 @@ private:
   int threads_;
   std::map<std::string, int64_t> types_; ///< registers per thread of each local
   std::map<std::string, int64_t> live_;  ///< locals that live across a loop's iterations
+  int64_t largestIterationLocal_ = 0;    ///< the largest local defined inside a loop
   int64_t largest_ = 0;
 };
 
@@ -114,14 +137,16 @@ int minBlocksPerMultiprocessor(const kir::Function &laidOut, int blockThreads, i
   });
   if (!tensorCores)
     return 0;
-  const int64_t state = StateEstimate(laidOut, blockThreads).registers();
+  const int64_t needed =
+      StateEstimate(laidOut, blockThreads)
+          .registers(laidOut.tensorMaps.empty() ? kScalarRegistersCopying : kScalarRegistersTma);
   const int64_t bySharedMemory =
       gpu.tuning().sharedPerMultiprocessor / (sharedBytes + kReservedSharedPerBlock);
   const int64_t byThreads = kThreadsPerMultiprocessor / blockThreads;
   for (int64_t n = std::min(bySharedMemory, byThreads); n > 1; --n) {
     const int64_t budget =
         std::min(kRegisterCeiling, kRegistersPerMultiprocessor / (n * blockThreads) / 8 * 8);
-    if (budget >= kRegisterFloor && budget >= 2 * state)
+    if (budget >= kRegisterFloor && budget >= needed)
       return static_cast<int>(n);
   }
   return 0;

@@ -495,9 +495,10 @@ int programsPerBlock(const kir::Function &laidOut, int threads);
 
 /// choose-min-blocks (GPU): the resident blocks per SM that `__launch_bounds__` asks ptxas to
 /// keep registers for: as many as `sharedBytes` of shared memory per block allow while each of
-/// the `blockThreads` threads keeps at least 128 registers and twice the registers its
-/// loop-carried and loop-invariant tiles (or its largest tile) take; 0: no request, and always
-/// for a program without tensor-core products (see ChooseMinBlocks.cpp).
+/// the `blockThreads` threads keeps at least 128 registers and room for its loop-carried and
+/// loop-invariant tiles plus the largest local of an iteration (or its largest tile) and 24
+/// scalars; 0: no request, and always for a program without tensor-core products (see
+/// ChooseMinBlocks.cpp).
 int minBlocksPerMultiprocessor(const kir::Function &laidOut, int blockThreads, int64_t sharedBytes,
                                const GpuTarget &gpu);
 
