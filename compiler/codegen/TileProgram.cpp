@@ -911,7 +911,10 @@ private:
     case ValueKind::Reduce: {
       const Value &x = v->operands[0];
       std::string in = asTile(x, x->type.dtype);
+      // A sum left as lane shares (defer-lane-sums) needs no shuffles and no scratch.
+      const bool shares = v->type.layout && v->type.layout->kind == TileLayout::Kind::LanePartial;
       std::string call = v->allAxes ? ns_ + "::" + v->op + "(" + in + scratch + ")"
+                         : shares   ? d_.withAxis(v->op + "_lane_partial", in, v->axis, false)
                                     : d_.withAxis(v->op, in, v->axis, true);
       return {ns_ + "::cast<" + T + ">(" + call + ")", true};
     }

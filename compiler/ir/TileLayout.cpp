@@ -16,6 +16,8 @@ std::string TileLayout::str() const {
            ", k=" + std::to_string(kWidth) + ">";
   case Kind::Slice:
     return "#slice<" + parent->str() + ", dim=" + std::to_string(dim) + ">";
+  case Kind::LanePartial:
+    return "#lane_partial<" + parent->str() + ">";
   case Kind::Shared:
     return "#shared<offset=" + (offset < 0 ? std::string("?") : std::to_string(offset)) +
            (swizzle > 0 ? ", swizzle=" + std::to_string(swizzle) + "B" : ", pad=16B") +
@@ -42,6 +44,8 @@ std::string TileLayout::deviceType() const {
     return "ntc::dev::DotB<" + parent->deviceType() + ">";
   case Kind::Slice:
     return "ntc::dev::Slice<" + parent->deviceType() + ", " + std::to_string(dim) + ">";
+  case Kind::LanePartial:
+    return "ntc::dev::LanePartial<" + parent->deviceType() + ">";
   case Kind::Shared:
     return swizzle > 0 ? "ntc::dev::Swizzled<" + std::to_string(swizzle) + ">" : "ntc::dev::Padded";
   }
@@ -50,7 +54,7 @@ std::string TileLayout::deviceType() const {
 
 bool TileLayout::tensorCore() const {
   return kind == Kind::Mma || kind == Kind::DotA || kind == Kind::DotB ||
-         (kind == Kind::Slice && parent->tensorCore());
+         ((kind == Kind::Slice || kind == Kind::LanePartial) && parent->tensorCore());
 }
 
 bool sameLayout(const LayoutRef &a, const LayoutRef &b) {
@@ -100,6 +104,20 @@ LayoutRef sliceLayout(const LayoutRef &parent, int dim) {
   l.parent = parent;
   l.dim = dim;
   return std::make_shared<const TileLayout>(l);
+}
+
+LayoutRef lanePartialLayout(const LayoutRef &slice) {
+  TileLayout l;
+  l.kind = TileLayout::Kind::LanePartial;
+  l.parent = slice;
+  return std::make_shared<const TileLayout>(l);
+}
+
+bool lanesOnlySlice(const LayoutRef &l) {
+  if (!l || l->kind != TileLayout::Kind::Slice || !l->parent ||
+      l->parent->kind != TileLayout::Kind::Mma)
+    return false;
+  return l->dim == 1 ? l->parent->warpsN == 1 : l->parent->warpsM == 1;
 }
 
 LayoutRef sharedLayout(int64_t offset, bool transposed) {

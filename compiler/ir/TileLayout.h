@@ -29,13 +29,17 @@ struct TileLayout {
     DotB,    ///< operand B of a product whose result has layout `parent`
     Slice,   ///< `parent` with dimension `dim` reduced away
     Shared,  ///< resident in shared memory at `offset`, rows padded or swizzled; maybe transposed
+    /// shares of the values of `parent` (a Slice of an Mma layout whose reduced dimension lies
+    /// within each warp): each lane that holds an element holds a share, the element is their
+    /// sum (passes/DeferLaneSums.cpp)
+    LanePartial,
   };
   Kind kind = Kind::Blocked;
   int threads = 0;         ///< Blocked: threads of the block
   int chunk = 0;           ///< Blocked: consecutive elements per thread (0: tile.cuh's rule)
   int warpsM = 0;          ///< Mma: warps along rows
   int warpsN = 0;          ///< Mma: warps along columns
-  LayoutRef parent;        ///< DotA/DotB/Slice: the parent layout
+  LayoutRef parent;        ///< DotA/DotB/Slice/LanePartial: the parent layout
   int dim = -1;            ///< Slice: the reduced dimension
   int kWidth = 0;          ///< DotA/DotB: consecutive k elements per register
   int64_t offset = -1;     ///< Shared: byte offset in the block's buffer (-1: not allocated yet)
@@ -48,8 +52,8 @@ struct TileLayout {
   int swizzle = 0;
 
   /// IR notation: `#blocked<256>`, `#blocked<256, chunk=1>`, `#mma<8x1>`, `#dot_a<#mma<8x1>, k=2>`,
-  /// `#slice<#mma<8x1>, dim=1>`, `#shared<offset=0, pad=16B>` or `#shared<offset=0,
-  /// swizzle=128B>` (`, transposed`).
+  /// `#slice<#mma<8x1>, dim=1>`, `#lane_partial<#slice<#mma<8x1>, dim=1>>`,
+  /// `#shared<offset=0, pad=16B>` or `#shared<offset=0, swizzle=128B>` (`, transposed`).
   std::string str() const;
   /// The device library's layout type (`ntc::dev::Mma<8, 1>`; for Shared its shared layout,
   /// `ntc::dev::Padded` or `ntc::dev::Swizzled<128>`).
@@ -70,6 +74,11 @@ LayoutRef chunkedLayout(int threads, int chunk);
 LayoutRef mmaLayout(int warpsM, int warpsN);
 LayoutRef dotOperandLayout(const LayoutRef &parent, int operand, int kWidth);
 LayoutRef sliceLayout(const LayoutRef &parent, int dim);
+/// Shares of the values of `slice` over the lanes that hold each of them (see Kind::LanePartial).
+LayoutRef lanePartialLayout(const LayoutRef &slice);
+/// True for a Slice of an Mma layout whose reduced dimension lies within each warp (rows of
+/// Mma<WM, 1>, columns of Mma<1, WN>): its sums can be left as lane shares.
+bool lanesOnlySlice(const LayoutRef &l);
 LayoutRef sharedLayout(int64_t offset, bool transposed);
 /// Stage buffers of a pipelined copy: `stages` × `stageBytes` at `offset` (-1 until allocated),
 /// rows padded (`swizzle` 0) or swizzled.

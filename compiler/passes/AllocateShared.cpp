@@ -26,11 +26,18 @@ int64_t align16(int64_t n) { return (n + 15) / 16 * 16; }
 
 bool isShared(const LayoutRef &l) { return l && l->kind == TileLayout::Kind::Shared; }
 
-/// True when a conversion keeps every element in its thread (Mma<WM, 1> → its DotA).
+/// True when a conversion keeps every element in its thread (Mma<WM, 1> → its DotA) or within
+/// its warp (a Slice to its lane shares and back).
 bool inRegisters(const Value &convert) {
   const LayoutRef &from = convert->operands[0]->type.layout, &to = convert->type.layout;
-  return !convert->transpose && from && to && from->kind == TileLayout::Kind::Mma &&
-         from->warpsN == 1 && to->kind == TileLayout::Kind::DotA && sameLayout(to->parent, from);
+  if (convert->transpose || !from || !to)
+    return false;
+  if (to->kind == TileLayout::Kind::LanePartial)
+    return sameLayout(to->parent, from);
+  if (from->kind == TileLayout::Kind::LanePartial)
+    return sameLayout(from->parent, to);
+  return from->kind == TileLayout::Kind::Mma && from->warpsN == 1 &&
+         to->kind == TileLayout::Kind::DotA && sameLayout(to->parent, from);
 }
 
 /// Scratch bytes of the operations of a value (0 for those that stay in registers).

@@ -367,6 +367,12 @@ kir::Function assignCyclicLayouts(const kir::Function &laidOut, int threads);
 /// (see FuseDotAccumulate.cpp).
 kir::Function fuseDotAccumulate(const kir::Function &laidOut);
 
+/// defer-lane-sums (GPU): a float32 row (column) sum that a loop carries as
+/// `l = l * alpha + sum(p, 1)` and nothing reads before the loop ends is carried as lane shares
+/// (TileLayout::Kind::LanePartial) and added across the lanes once after the loop (see
+/// DeferLaneSums.cpp). After fuse-dot-accumulate.
+kir::Function deferLaneSums(const kir::Function &laidOut);
+
 /// mark-dying-operands (GPU): tensor-core products whose A operand is a conversion from another
 /// element type that no other value reads get ValueNode::aDies (see MarkDyingOperands.cpp).
 kir::Function markDyingOperands(const kir::Function &laidOut);

@@ -602,6 +602,12 @@ __global__ void layouts_kernel(const T *a, const T *b, float *out, T *out_half) 
   const auto p = dev::exp2(c - dev::broadcast_to<S>(dev::expand_dims<1>(m), smem));
   dev::store(out, p / dev::broadcast_to<S>(dev::expand_dims<1>(dev::sum<1>(p, smem))), offset);
   dev::store(out, dev::cast<float>(dev::argmax<0>(p, smem)), row);
+  if constexpr (WN == 1) { // lane shares of row sums (defer-lane-sums)
+    auto shares = dev::convert_layout<dev::LanePartial<dev::Slice<P, 1>>>(m, smem);
+    shares = shares * m + dev::sum_lane_partial<1>(p);
+    shares = shares / m - dev::sum_lane_partial<1>(c);
+    dev::store(out, dev::convert_layout<dev::Slice<P, 1>>(shares, smem), row);
+  }
   dev::store(out, dev::cast<float>(dev::argmin<1>(-p, smem)), row);
   dev::store(out, dev::full<float, S, dev::DotB<P>>(1.0f), offset);
   dev::store(out, dev::arange<dev::Shape<64>, dev::Slice<P, 0>>(0), row);

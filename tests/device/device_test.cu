@@ -1352,6 +1352,46 @@ template <int WM, int WN, int M, int N> void layout_test(const char *name) {
   check<float>(n + " transposing conversion", part(4 * S::numel + 3 * M + N, S::numel), x);
 }
 
+/// Lane shares (LanePartial, defer-lane-sums): an online sum over the columns (Axis 1, Mma<W, 1>)
+/// or rows (Axis 0, Mma<1, W>) of three tiles carried as shares, `l = l * s + sum(x_i)` from
+/// shares of a start value, then added up, against the same with whole sums; the whole values
+/// converted to shares and back are unchanged.
+template <int WM, int WN, int M, int N, int Axis> void lane_shares_test(const char *name) {
+  constexpr int Th = 32 * WM * WN;
+  constexpr int E = Axis == 1 ? M : N;
+  using S = Shape<M, N>;
+  using P = dev::Mma<WM, WN>;
+  using Whole = dev::Slice<P, Axis>;
+  const hvec<float> a = random_values<float>(3 * S::numel, -4, 4);
+  const hvec<float> scale = random_values<float>(E, 0.25, 2);
+  DevBuf<float> da(a), ds(scale);
+  DevBuf<float> out(3 * E);
+  const float *pa = da.ptr, *ps = ds.ptr;
+  float *po = out.ptr;
+  launch<Th>(
+      [=] __device__(Smem smem) {
+        const auto s = dev::load<float, Shape<E>, Whole>(ps, 0.0f, RowMajor<Shape<E>>{});
+        auto shares = dev::convert_layout<dev::LanePartial<Whole>>(s, smem);
+        auto whole = s;
+        for (int i = 0; i < 3; ++i) {
+          const auto x = dev::load<float, S, P>(pa, 0.0f, RowMajor<S>{i * S::numel});
+          shares = shares * s + dev::sum_lane_partial<Axis>(x);
+          whole = whole * s + dev::sum<Axis>(x, smem);
+        }
+        dev::store(po, dev::convert_layout<Whole>(shares, smem), RowMajor<Shape<E>>{0});
+        dev::store(po, whole, RowMajor<Shape<E>>{E});
+        const auto back =
+            dev::convert_layout<Whole>(dev::convert_layout<dev::LanePartial<Whole>>(s, smem), smem);
+        dev::store(po, back, RowMajor<Shape<E>>{2 * E});
+      },
+      4096);
+  const auto o = out.get();
+  auto part = [&](int k) { return hvec<float>(o.begin() + k * E, o.begin() + (k + 1) * E); };
+  const std::string n = std::string("lane shares ") + name;
+  check<float>(n + " carried sum", part(0), host_tile<float>({E}, part(1)), rel(1e-5, 1e-4));
+  check<float>(n + " to shares and back", part(2), host_tile<float>({E}, scale), bits());
+}
+
 /// cast of an Mma-layout tile of From (float: the operand of a second product, as attention's
 /// p; float16/bfloat16: an epilogue's conversion before a TMA store) to float16/bfloat16:
 /// threads without NaNs take the packed conversion, the others narrow_float; both must match
@@ -1569,6 +1609,9 @@ static void test_layouts() {
   layout_test<4, 2, 64, 64>("mma 4x2 (64,64)");
   layout_test<2, 2, 32, 48>("mma 2x2 (32,48)");
   layout_test<1, 4, 16, 128>("mma 1x4 (16,128)");
+  lane_shares_test<8, 1, 128, 64, 1>("mma 8x1 (128,64) rows");
+  lane_shares_test<4, 1, 64, 128, 1>("mma 4x1 (64,128) rows");
+  lane_shares_test<1, 4, 16, 128, 0>("mma 1x4 (16,128) columns");
   layout_dot_test<__half, 8, 1, 128, 64, 64>("float16 8x1 128x64x64");
   layout_dot_test<__half, 4, 2, 64, 32, 128>("float16 4x2 64x32x128");
   layout_dot_test<__nv_bfloat16, 2, 2, 32, 16, 16>("bfloat16 2x2 32x16x16");

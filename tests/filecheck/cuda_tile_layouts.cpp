@@ -46,11 +46,12 @@ NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2,
 NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, mark-canonical-nans, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_attn_program0, 128 threads, scratch 72 bytes, total 19456 bytes)
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, mark-dying-operands, mark-canonical-nans, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_attn_program0, 128 threads, scratch 72 bytes, total 19456 bytes)
 // The queries stay resident in a swizzled shared buffer of their own (keep-operands-resident).
 // GIR: %q_loaded = convert_layout(mul(load q[] : float16[64, 16], 1.4427 : float32[]) : float16[64, 16]) : float16[64, 16] #shared<offset=1024, swizzle=32B, buffer=2, stages=1x2048B>
 // GIR-NEXT: %acc = full(0) : float32[64, 16] #mma<4x1>
-// GIR-NEXT: %l_i = full(1) : float32[64] #slice<#mma<4x1>, dim=1>
+// The row sums are carried as lane shares (defer-lane-sums).
+// GIR-NEXT: %l_i = convert_layout(full(1) : float32[64] #slice<#mma<4x1>, dim=1>) : float32[64] #lane_partial<#slice<#mma<4x1>, dim=1>>
 // GIR-NEXT: %m_i = full(-inf) : float32[64] #slice<#mma<4x1>, dim=1>
 // The copies of k (transposed) and v run three iterations ahead through four-stage rings after
 // the queries: 64 rows of 16 halves, 2048 bytes a stage.
@@ -68,7 +69,8 @@ NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // GIR-NEXT: %m_ij = maximum(%m_i : float32[64] #slice<#mma<4x1>, dim=1>, max(%qk : float32[64, 64] #mma<4x1>, axis=1) : float32[64] #slice<#mma<4x1>, dim=1>) : float32[64] #slice<#mma<4x1>, dim=1>
 // GIR-NEXT: %p = exp2(sub(%qk : float32[64, 64] #mma<4x1>, expand_dims(%m_ij : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>
 // GIR: %acc <- dot(convert_layout(cast(%p : float32[64, 64] #mma<4x1>, canonical_nan) : float16[64, 64] #mma<4x1>) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, shared_stage(iteration i from 0) : float16[64, 16] #shared<offset=11264, swizzle=32B, buffer=1, stages=4x2048B>, mul(%acc : float32[64, 16] #mma<4x1>, expand_dims(%alpha : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>, a_dies) : float32[64, 16] #mma<4x1>
-// GIR: store o[] <- div(%acc : float32[64, 16] #mma<4x1>, expand_dims(%l_i : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>
+// GIR: %ntc_lanes_l_i = convert_layout(%l_i : float32[64] #lane_partial<#slice<#mma<4x1>, dim=1>>) : float32[64] #slice<#mma<4x1>, dim=1>
+// GIR-NEXT: store o[] <- div(%acc : float32[64, 16] #mma<4x1>, expand_dims(%ntc_lanes_l_i : float32[64] #slice<#mma<4x1>, dim=1>, 1) : float32[64, 1] #slice<#mma<4x1>, dim=1>) : float32[64, 16] #mma<4x1>
 // The causal variant masks with both offsets materialized in the two Slice layouts.
 // GIR-LABEL: (ntc_attn_program1,
 // GIR: where(ge(expand_dims(offsets q[] dim 2 : int64[64] #slice<#mma<4x1>, dim=1>, 1) : int64[64, 1] #slice<#mma<4x1>, dim=1>, expand_dims(offsets k[i] dim 2 : int64[64] #slice<#mma<4x1>, dim=0>, 0) : int64[1, 64] #slice<#mma<4x1>, dim=0>) : bool[64, 64] #mma<4x1>

@@ -147,8 +147,8 @@ bool usesChunkedLayout(const kir::Function &f) {
 passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
                           const std::string &name, int threads, const GpuTarget &gpu,
                           std::ostream *trace, bool elementwiseAccess) {
-  kir::Function laid = passes::markCanonicalNaNs(passes::markDyingOperands(
-      passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu))));
+  kir::Function laid = passes::markCanonicalNaNs(passes::markDyingOperands(passes::deferLaneSums(
+      passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu)))));
   if (elementwiseAccess)
     laid = passes::assignCyclicLayouts(laid, threads);
   passes::SharedPlan shared = passes::allocateShared(
@@ -157,7 +157,8 @@ passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
                               gpu),
       threads, gpu);
   if (trace) {
-    *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, mark-dying-operands, "
+    *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, "
+              "mark-dying-operands, "
               "mark-canonical-nans, "
            << (elementwiseAccess ? "assign-cyclic-layouts, " : "")
            << "pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and "

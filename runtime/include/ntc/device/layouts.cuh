@@ -202,6 +202,39 @@ template <int WM, int WN, int D> struct Slice<Mma<WM, WN>, D> {
   };
 };
 
+/// Shares of the values of layout P (a Slice of an Mma layout whose reduced dimension lies
+/// within each warp): the lanes that hold an element of P (four along a row, eight along a
+/// column) each hold a share, and the element is the sum of the shares. A sum reduction leaves
+/// its lanes' partial sums so (sum_lane_partial), and a loop can carry them, scaled and added to,
+/// without the shuffles of every iteration; convert_layout to P adds them up. Elementwise
+/// operations take such tiles only where they distribute over the shares (tile.cuh's arith),
+/// and nothing stores them (the layout has no owner of an element).
+template <class P> struct LanePartial;
+template <int WM, int WN, int D> struct LanePartial<Slice<Mma<WM, WN>, D>> {
+  static_assert(D == 1 ? WN == 1 : WM == 1,
+                "ntc::dev::LanePartial: the reduced dimension must lie within each warp");
+  /// Threads of the block.
+  static constexpr int threads = 32 * WM * WN;
+  /// The layout on S: P's slots, coordinates included.
+  template <class S> struct on {
+    using Whole = typename Slice<Mma<WM, WN>, D>::template on<S>;
+    /// Register slots per thread.
+    static constexpr int slots = Whole::slots;
+    /// The coordinates of slot s in the calling thread.
+    __device__ static void coord(int s, int *index) { Whole::coord(s, index); }
+    /// True for the lane that holds the first share of each element (lane % 4 == 0 along a row,
+    /// lane / 4 == 0 along a column).
+    __device__ static bool first_share() {
+      const int lane = int(threadIdx.x) % 32;
+      return D == 1 ? lane % 4 == 0 : lane / 4 == 0;
+    }
+  };
+};
+
+namespace detail {
+template <class P> struct partial_parent<LanePartial<P>> { using type = P; };
+} // namespace detail
+
 // --- tiles --------------------------------------------------------------------------------------
 
 /// A CTA-wide tile of T with shape S in layout L (see the top of this file).
@@ -530,6 +563,20 @@ template <class X> __device__ inline void scatter_blocked(const X &x, element_t<
   }
 }
 
+/// The sum of the shares that the lanes holding one element of Slice layout P have in `share`
+/// (LanePartial<P>), in every such lane: a butterfly of shuffles over the lanes of a row
+/// (lane % 4) or of a column (lane / 4). Each lane adds the same pairs, so all get the same bits.
+template <class P> struct slice_dim;
+template <int WM, int WN, int D>
+struct slice_dim<Slice<Mma<WM, WN>, D>> : std::integral_constant<int, D> {};
+template <class P, class T> __device__ inline T add_lane_shares(T share) {
+  constexpr bool row = slice_dim<P>::value == 1; // the lanes of a row hold the shares
+#pragma unroll
+  for (int mask = row ? 1 : 4; mask < (row ? 4 : 32); mask <<= 1)
+    share = share + shfl_xor_bits(share, mask);
+  return share;
+}
+
 /// True when the conversion from an Mma<WM, 1> tile to DotA keeps every element in its thread:
 /// fragment (mi, 2kk + j) of the accumulator is half j of A fragment (mi, kk).
 template <class From, class To> inline constexpr bool in_registers_v = false;
@@ -545,8 +592,24 @@ __device__ inline auto convert_layout(const X &x, Smem smem) {
   using T = element_t<X>;
   using S = typename X::shape;
   using S2 = std::conditional_t<Transpose, Shape<S::dim(1), S::dim(0)>, S>;
-  if constexpr (!Transpose && is_ltile_v<X> &&
-                detail::in_registers_v<typename detail::layout_of<X>::type, L2>) {
+  using L1 = typename detail::layout_of<X>::type;
+  if constexpr (!Transpose && is_ltile_v<X> && std::is_same_v<L2, LanePartial<L1>>) {
+    // Whole values to shares: the first lane of each element holds it, the others zero.
+    LTile<T, S, L2> r;
+    const bool first = LTile<T, S, L2>::map_type::first_share();
+#pragma unroll
+    for (int s = 0; s < r.Slots; ++s)
+      r.v[s] = first ? x.v[s] : ::ntc::dev::convert<T>(0);
+    return r;
+  } else if constexpr (!Transpose && is_ltile_v<X> &&
+                       std::is_same_v<typename detail::partial_parent<L1>::type, L2>) {
+    // Shares to whole values: the lanes of each element add theirs (a butterfly of shuffles).
+    LTile<T, S, L2> r;
+#pragma unroll
+    for (int s = 0; s < r.Slots; ++s)
+      r.v[s] = detail::add_lane_shares<L2>(x.v[s]);
+    return r;
+  } else if constexpr (!Transpose && is_ltile_v<X> && detail::in_registers_v<L1, L2>) {
     using From = typename detail::layout_of<X>::type::template on<S>;
     LTile<T, S, L2> r;
     constexpr int KT = S::dim(1) / 16;
@@ -1027,7 +1090,9 @@ namespace detail {
 
 /// Reduction of an Mma tile over dimension Axis with operation Op: in registers, then across
 /// the lanes that share a row (column) with shuffles, then across warps through shared memory.
-template <int Axis, class Op, class T, class S, int WM, int WN>
+/// Shares: stop after the registers, each lane's result a share (LanePartial; the dimension
+/// within each warp).
+template <int Axis, class Op, bool Shares = false, class T, class S, int WM, int WN>
 __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
   using Map = typename Mma<WM, WN>::template on<S>;
   using R = typename Op::R;
@@ -1065,48 +1130,57 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
   for (int j = 0; j < Keep * 2; ++j) {
     st[j] = part[slot(j, 0)];
   }
-  // Lanes sharing a row differ in lane % 4; lanes sharing a column differ in lane / 4.
-#pragma unroll
-  for (int j = 0; j < Keep * 2; ++j) {
-    if constexpr (Axis == 1) {
-      st[j] = Op::combine(st[j], Op::shfl(st[j], 1));
-      st[j] = Op::combine(st[j], Op::shfl(st[j], 2));
-    } else {
-      for (int mask = 4; mask < 32; mask <<= 1)
-        st[j] = Op::combine(st[j], Op::shfl(st[j], mask));
-    }
-  }
-  LTile<R, S2, Slice<Mma<WM, WN>, Axis>> r;
-  if constexpr (Cross == 1) {
+  if constexpr (Shares) {
+    static_assert(Cross == 1, "ntc::dev: lane shares of a reduction across warps");
+    LTile<R, S2, LanePartial<Slice<Mma<WM, WN>, Axis>>> r;
 #pragma unroll
     for (int j = 0; j < Keep * 2; ++j)
       r.v[j] = Op::result(st[j]);
+    return r;
   } else {
-    constexpr int E = S::dim(1 - Axis);
-    State *partial = smem.as<State>();
-    const int part = Axis == 1 ? w % WN : w / WN;
-    __syncthreads();
-    if (Axis == 1 ? lane % 4 == 0 : lane / 4 == 0) {
+    // Lanes sharing a row differ in lane % 4; lanes sharing a column differ in lane / 4.
+#pragma unroll
+    for (int j = 0; j < Keep * 2; ++j) {
+      if constexpr (Axis == 1) {
+        st[j] = Op::combine(st[j], Op::shfl(st[j], 1));
+        st[j] = Op::combine(st[j], Op::shfl(st[j], 2));
+      } else {
+        for (int mask = 4; mask < 32; mask <<= 1)
+          st[j] = Op::combine(st[j], Op::shfl(st[j], mask));
+      }
+    }
+    LTile<R, S2, Slice<Mma<WM, WN>, Axis>> r;
+    if constexpr (Cross == 1) {
+#pragma unroll
+      for (int j = 0; j < Keep * 2; ++j)
+        r.v[j] = Op::result(st[j]);
+    } else {
+      constexpr int E = S::dim(1 - Axis);
+      State *partial = smem.as<State>();
+      const int part = Axis == 1 ? w % WN : w / WN;
+      __syncthreads();
+      if (Axis == 1 ? lane % 4 == 0 : lane / 4 == 0) {
+#pragma unroll
+        for (int j = 0; j < Keep * 2; ++j) {
+          int index[1];
+          r.coord(j, index);
+          partial[part * E + index[0]] = st[j];
+        }
+      }
+      __syncthreads();
 #pragma unroll
       for (int j = 0; j < Keep * 2; ++j) {
         int index[1];
         r.coord(j, index);
-        partial[part * E + index[0]] = st[j];
+        State acc = partial[index[0]];
+        for (int p = 1; p < Cross; ++p)
+          acc = Op::combine(acc, partial[p * E + index[0]]);
+        r.v[j] = Op::result(acc);
       }
+      __syncthreads();
     }
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < Keep * 2; ++j) {
-      int index[1];
-      r.coord(j, index);
-      State acc = partial[index[0]];
-      for (int p = 1; p < Cross; ++p)
-        acc = Op::combine(acc, partial[p * E + index[0]]);
-      r.v[j] = Op::result(acc);
-    }
-    __syncthreads();
+    return r;
   }
-  return r;
 }
 
 } // namespace detail
@@ -1151,6 +1225,14 @@ template <int Axis, class T, class S, int WM, int WN>
 __device__ inline auto sum(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) {
   constexpr int a = detail::normalize_axis<Axis, 2>();
   return detail::reduce_mma<a, detail::sum_reduce<T>>(t, smem);
+}
+/// This lane's share of the sum over Axis of an Mma tile, in the LanePartial layout of the
+/// Slice (no shuffles; convert_layout to the Slice adds the shares). The warps of the block
+/// must not split the dimension (Mma<WM, 1> for rows, Mma<1, WN> for columns).
+template <int Axis, class T, class S, int WM, int WN>
+__device__ inline auto sum_lane_partial(const LTile<T, S, Mma<WM, WN>> &t) {
+  constexpr int a = detail::normalize_axis<Axis, 2>();
+  return detail::reduce_mma<a, detail::sum_reduce<T>, true>(t, Smem{nullptr});
 }
 /// Maximum over Axis of an Mma tile (NaN wins), in the Slice layout.
 template <int Axis, class T, class S, int WM, int WN>

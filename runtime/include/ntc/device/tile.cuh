@@ -270,8 +270,19 @@ template <class T, class S, class L> struct element_of<LTile<T, S, L>> {
 template <class X> struct layout_of { using type = void; };
 template <class T, class S, class L> struct layout_of<LTile<T, S, L>> { using type = L; };
 
+/// For a layout whose elements are split into shares held by several lanes (layouts.cuh's
+/// LanePartial<P>), the layout P of the whole values; void for every other layout.
+template <class L> struct partial_parent { using type = void; };
+/// True when some operand among X... is a tile of shares (partial_parent).
+template <class... X>
+inline constexpr bool has_shares_v =
+    (!std::is_void_v<typename partial_parent<typename layout_of<std::decay_t<X>>::type>::type> ||
+     ...);
+
 /// The common layout of the operands: void when all are blocked tiles or elements; otherwise
-/// the layout of the LTile operands (which must agree; blocked operands must be replicated).
+/// the layout of the LTile operands (which must agree; blocked operands must be replicated). A
+/// tile of shares and a tile of its whole values have the shares' layout (arith allows only the
+/// operations that keep the shares' sum right).
 template <class... X> struct common_layout;
 template <> struct common_layout<> {
   using type = void;
@@ -280,9 +291,13 @@ template <> struct common_layout<> {
 template <class X, class... Rest> struct common_layout<X, Rest...> {
   using own = typename layout_of<std::decay_t<X>>::type;
   using rest = typename common_layout<Rest...>::type;
-  static_assert(std::is_void_v<own> || std::is_void_v<rest> || std::is_same_v<own, rest>,
+  static_assert(std::is_void_v<own> || std::is_void_v<rest> || std::is_same_v<own, rest> ||
+                    std::is_same_v<typename partial_parent<own>::type, rest> ||
+                    std::is_same_v<typename partial_parent<rest>::type, own>,
                 "ntc::dev: operands of different layouts; convert_layout first");
-  using type = std::conditional_t<std::is_void_v<own>, rest, own>;
+  using type = std::conditional_t<
+      std::is_void_v<own>, rest,
+      std::conditional_t<std::is_void_v<typename partial_parent<rest>::type>, own, rest>>;
   /// True when some operand is a blocked tile with more than one element.
   static constexpr bool blocked_full =
       common_layout<Rest...>::blocked_full || (std::is_void_v<own> && is_tile_v<std::decay_t<X>> &&
@@ -429,7 +444,13 @@ __device__ inline void convert_halves(const T (&half)[N], U (&other)[N]) {
 /// elements), converting each result to R. f is called for every slot, including the filler
 /// slots, so it must not have side effects. float results of a float16/bfloat16 tile are
 /// narrowed in pairs (detail::narrow_pairs).
-template <class R, class F, class... X> __device__ inline auto elementwise(F f, const X &...x) {
+///
+/// Tiles of shares (a partial_parent layout) are refused: f would apply to each share instead
+/// of the whole value; arith passes `Shares` for the operations that distribute over the shares.
+template <class R, bool Shares = false, class F, class... X>
+__device__ inline auto elementwise(F f, const X &...x) {
+  static_assert(Shares || !detail::has_shares_v<X...>,
+                "ntc::dev: an operation on a tile of lane shares; convert_layout to its parent");
   using S = typename detail::common_shape<X...>::type;
   constexpr int Th = detail::common_threads<X...>();
   static_assert(Th != 0, "ntc::dev::elementwise: needs at least one tile operand");
@@ -536,7 +557,9 @@ __device__ inline auto map(const LTile<T, S, L> &a, F f) {
 /// at a time, detail::narrow_pairs; float16 to bfloat16 and back, detail::convert_halves).
 template <class U, class T, class S, class L>
 __device__ inline LTile<U, S, L> cast(const LTile<T, S, L> &t) {
-  if constexpr (std::is_same_v<T, float> && is_half_v<U> && LTile<T, S, L>::Slots % 2 == 0) {
+  if constexpr (std::is_same_v<U, T>) {
+    return t;
+  } else if constexpr (std::is_same_v<T, float> && is_half_v<U> && LTile<T, S, L>::Slots % 2 == 0) {
     LTile<U, S, L> r;
     detail::narrow_pairs(t.v, r.v);
     return r;
@@ -744,10 +767,24 @@ struct ge_op {
 };
 
 /// Arithmetic: both operands converted to R, computed in compute_t<R>, converted back.
+/// True when Op on X and Y keeps a tile of shares right (its shares still add up to the whole
+/// result): shares plus or minus shares, shares times or divided by a whole value, a whole value
+/// times shares; true as well when neither operand holds shares.
+template <class Op, class X, class Y>
+inline constexpr bool distributes_over_shares_v =
+    has_shares_v<X> &&has_shares_v<Y> ? std::is_same_v<Op, add_op> || std::is_same_v<Op, sub_op>
+    : has_shares_v<X>                 ? std::is_same_v<Op, mul_op> || std::is_same_v<Op, div_op>
+    : has_shares_v<Y>                 ? std::is_same_v<Op, mul_op>
+                                      : true;
+
 template <class Op, class X, class Y> __device__ inline auto arith(const X &x, const Y &y) {
   using R = binary_result_t<X, Y>;
   using C = compute_t<R>;
-  return ::ntc::dev::elementwise<R>(
+  constexpr bool shares = has_shares_v<X, Y>;
+  static_assert(distributes_over_shares_v<Op, X, Y>,
+                "ntc::dev: this operation does not distribute over lane shares; convert_layout "
+                "to the parent layout first");
+  return ::ntc::dev::elementwise<R, shares>(
       [](element_t<X> a, element_t<Y> b) {
         return Op{}(C(::ntc::dev::widen(::ntc::dev::convert<R>(a))),
                     C(::ntc::dev::widen(::ntc::dev::convert<R>(b))));
