@@ -978,7 +978,10 @@ private:
       x = create("scalar", type(t), {}) + x + ")";
     if (op && !op->isFunction()) // an infix operator: (x + y)
       return {"(" + x + " " + op->token + " " + y + ")", true};
-    return {ns_ + "::" + v->op + "(" + x + ", " + y + ")", true};
+    // One max.NaN/min.NaN instruction where select-min-max marked it.
+    return {ns_ + "::" + v->op + (v->oneInstruction ? "_instruction" : "") + "(" + x + ", " + y +
+                ")",
+            true};
   }
 
   std::string offsets(const Value &v) {

@@ -90,6 +90,9 @@ struct ValueNode {
   /// Cast on the GPU path from float32 to a 16-bit float: every NaN its operand can hold is the
   /// GPU's canonical one (mark-canonical-nans), so the narrowing needs no test for NaN payloads.
   bool canonicalNaN = false;
+  /// Binary maximum/minimum of floats on the GPU: compiled to one max.NaN/min.NaN instruction
+  /// (select-min-max, knob minmax=1) rather than NaN tests and branches.
+  bool oneInstruction = false;
 };
 
 /// Kinds of statements. The last seven exist on the GPU path only (passes/PipelineLoads.cpp,

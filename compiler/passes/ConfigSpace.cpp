@@ -3,8 +3,9 @@
 // A configuration fixes the meta-parameters and, on the GPU, the launch knobs the planner
 // otherwise chooses: warps per program (GEMM loops, reductions), shared-memory stages, the
 // grouped order's band, whether a pipelined loop's last product stays in flight
-// (overlap-products), whether copies go by TMA (use-tensor-maps, sm_90a) and whether its
-// stages are then released to the last warp that reads them (release-stages). The space a tuner
+// (overlap-products), whether copies go by TMA (use-tensor-maps, sm_90a), whether its
+// stages are then released to the last warp that reads them (release-stages) and how float
+// maximum/minimum compile (select-min-max). The space a tuner
 // searches is the allowed meta-parameter values crossed with a few values of each knob that
 // applies, pruned by what the passes can tell without compiling: a configuration whose GEMM loop
 // falls off the tensor-core path, holds too few or too many accumulators per thread, or needs
@@ -45,6 +46,16 @@ constexpr int64_t kMinAccumulators = 32, kMaxAccumulators = 128;
 constexpr const char *kNoChoices = "none";
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/// True when the function takes an elementwise maximum or minimum of floats (knob minmax).
+bool holdsFloatMinMax(const kir::Function &f) {
+  bool found = false;
+  kir::forEachValue(f.body, [&](const kir::Value &v) {
+    found = found || (v->kind == kir::ValueKind::Binary &&
+                      (v->op == "maximum" || v->op == "minimum") && isFloat(v->type.dtype));
+  });
+  return found;
+}
 
 /// True when the laid-out function holds a statement that `matches`.
 bool holdsStatement(const kir::Function &laidOut,
@@ -145,6 +156,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("persistent", config.knobs.persistent);
   if (config.knobs.release > 0)
     add("release", config.knobs.release);
+  if (config.knobs.minmax > 0)
+    add("minmax", config.knobs.minmax);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -190,16 +203,19 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.persistent = static_cast<int>(value);
     } else if (name == "release" && (value == 0 || value == 1)) {
       config.knobs.release = static_cast<int>(value);
+    } else if (name == "minmax" && (value == 0 || value == 1)) {
+      config.knobs.minmax = static_cast<int>(value);
     } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
-               name == "tma" || name == "cluster" || name == "persistent" || name == "release") {
+               name == "tma" || name == "cluster" || name == "persistent" || name == "release" ||
+               name == "minmax") {
       throw std::invalid_argument(name + "=" + std::to_string(value) +
                                   " is out of range (warps 1-32, stages 2-16, group 1-1024, "
                                   "overlap 0-2, tma 0-1, cluster 1-2, persistent 0-1, release "
-                                  "0-1)");
+                                  "0-1, minmax 0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
-                                  " nor warps, stages, group, overlap, tma, cluster, persistent "
-                                  "or release");
+                                  " nor warps, stages, group, overlap, tma, cluster, persistent, "
+                                  "release or minmax");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -315,11 +331,16 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
             }
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
                                 kir::StmtKind::AsyncCopy)) {
+        const bool minMax = holdsFloatMinMax(*specialized);
         for (int stages : kRingStages) {
           tryWithTma(LaunchKnobs{0, stages, 0});
           // By TMA with stages released to the last warp that reads them (release-stages).
           if (gpu.hasHopper())
             tryConfig(LaunchKnobs{0, stages, 0, 0, 1, 0, 0, 1});
+          // Both by TMA with float maximum/minimum as one instruction (select-min-max).
+          if (gpu.hasHopper() && minMax)
+            for (int release : {0, 1})
+              tryConfig(LaunchKnobs{0, stages, 0, 0, 1, 0, 0, release, 1});
         }
         // Each ring again with its last product in flight, where overlap-products applies.
         GpuTarget overlapping = gpu;

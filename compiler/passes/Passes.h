@@ -373,6 +373,10 @@ kir::Function fuseDotAccumulate(const kir::Function &laidOut);
 /// DeferLaneSums.cpp). After fuse-dot-accumulate.
 kir::Function deferLaneSums(const kir::Function &laidOut);
 
+/// select-min-max (GPU): with knob minmax=1, every elementwise maximum/minimum of floats is
+/// marked ValueNode::oneInstruction (one max.NaN/min.NaN instruction; see SelectMinMax.cpp).
+kir::Function selectMinMax(const kir::Function &laidOut, const GpuTarget &gpu);
+
 /// mark-dying-operands (GPU): tensor-core products whose A operand is a conversion from another
 /// element type that no other value reads get ValueNode::aDies (see MarkDyingOperands.cpp).
 kir::Function markDyingOperands(const kir::Function &laidOut);

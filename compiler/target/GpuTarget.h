@@ -56,6 +56,11 @@ struct LaunchKnobs {
   /// warp that releases it last instead of after a barrier of the program at the top of the
   /// next iteration (passes/ReleaseStages.cpp). 0: the barrier.
   int release = 0;
+  /// 1: float maximum/minimum compile to one max.NaN/min.NaN instruction (IEEE 754-2019: a NaN
+  /// operand gives the canonical NaN, +0 is above −0) instead of NaN tests and branches that
+  /// return the NaN operand itself (passes/SelectMinMax.cpp). Which form leaves ptxas fewer
+  /// registers to spill depends on the program, so the tuner measures both.
+  int minmax = 0;
 };
 
 /// The architectures of one compilation.

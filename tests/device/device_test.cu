@@ -1352,6 +1352,47 @@ template <int WM, int WN, int M, int N> void layout_test(const char *name) {
   check<float>(n + " transposing conversion", part(4 * S::numel + 3 * M + N, S::numel), x);
 }
 
+/// maximum_instruction / minimum_instruction (the knob minmax=1): IEEE 754-2019 maximum and
+/// minimum, bit for bit: a NaN operand (either side, any payload) gives the canonical NaN
+/// 0x7fffffff, +0 is above −0 in either order, infinities order as numbers; float16 operands
+/// widen, compare and narrow back (the canonical NaN narrows to 0x7fff).
+void min_max_instruction_test() {
+  const float nan_payload = __builtin_bit_cast(float, 0x7fc01234u);
+  const hvec<float> a = {1.0f, 2.0f, NAN, 3.0f, 0.0f, -0.0f, -INFINITY, nan_payload, -5.0f, 0.0f};
+  const hvec<float> b = {2.0f, 1.0f, 4.0f, NAN, -0.0f, 0.0f, 7.0f, -1.0f, -INFINITY, 0.0f};
+  constexpr int N = 10;
+  using S = Shape<N>;
+  DevBuf<float> da(a), db(b), out(2 * N);
+  DevBuf<__half> halves(2 * N);
+  const float *pa = da.ptr, *pb = db.ptr;
+  float *po = out.ptr;
+  __half *ph = halves.ptr;
+  launch<32>([=] __device__(Smem) {
+    const auto x = dev::load<float, S, 32>(pa, 0, RowMajor<S>{});
+    const auto y = dev::load<float, S, 32>(pb, 0, RowMajor<S>{});
+    dev::store(po, dev::maximum_instruction(x, y), RowMajor<S>{0});
+    dev::store(po, dev::minimum_instruction(x, y), RowMajor<S>{N});
+    const auto hx = dev::cast<dev::float16>(x), hy = dev::cast<dev::float16>(y);
+    dev::store(ph, dev::maximum_instruction(hx, hy), RowMajor<S>{0});
+    dev::store(ph, dev::minimum_instruction(hx, hy), RowMajor<S>{N});
+  });
+  const float qnan = __builtin_bit_cast(float, 0x7fffffffu);
+  const hvec<float> max_want = {2.0f, 2.0f, qnan, qnan, 0.0f, 0.0f, 7.0f, qnan, -5.0f, 0.0f};
+  const hvec<float> min_want = {1.0f,  1.0f,      qnan, qnan,      -0.0f,
+                                -0.0f, -INFINITY, qnan, -INFINITY, 0.0f};
+  const auto o = out.get();
+  check<float>("maximum_instruction float", hvec<float>(o.begin(), o.begin() + N),
+               host_tile<float>({N}, max_want), bits());
+  check<float>("minimum_instruction float", hvec<float>(o.begin() + N, o.end()),
+               host_tile<float>({N}, min_want), bits());
+  const auto h = halves.get();
+  using H = host_t<__half>;
+  check<H>("maximum_instruction float16", hvec<H>(h.begin(), h.begin() + N),
+           cpu::cast<H>(host_tile<float>({N}, max_want)), bits());
+  check<H>("minimum_instruction float16", hvec<H>(h.begin() + N, h.end()),
+           cpu::cast<H>(host_tile<float>({N}, min_want)), bits());
+}
+
 /// Lane shares (LanePartial, defer-lane-sums): an online sum over the columns (Axis 1, Mma<W, 1>)
 /// or rows (Axis 0, Mma<1, W>) of three tiles carried as shares, `l = l * s + sum(x_i)` from
 /// shares of a start value, then added up, against the same with whole sums; the whole values
@@ -1609,6 +1650,7 @@ static void test_layouts() {
   layout_test<4, 2, 64, 64>("mma 4x2 (64,64)");
   layout_test<2, 2, 32, 48>("mma 2x2 (32,48)");
   layout_test<1, 4, 16, 128>("mma 1x4 (16,128)");
+  min_max_instruction_test();
   lane_shares_test<8, 1, 128, 64, 1>("mma 8x1 (128,64) rows");
   lane_shares_test<4, 1, 64, 128, 1>("mma 4x1 (64,128) rows");
   lane_shares_test<1, 4, 16, 128, 0>("mma 1x4 (16,128) columns");

@@ -147,8 +147,10 @@ bool usesChunkedLayout(const kir::Function &f) {
 passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
                           const std::string &name, int threads, const GpuTarget &gpu,
                           std::ostream *trace, bool elementwiseAccess) {
-  kir::Function laid = passes::markCanonicalNaNs(passes::markDyingOperands(passes::deferLaneSums(
-      passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu)))));
+  kir::Function laid = passes::selectMinMax(
+      passes::markCanonicalNaNs(passes::markDyingOperands(passes::deferLaneSums(
+          passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu))))),
+      gpu);
   if (elementwiseAccess)
     laid = passes::assignCyclicLayouts(laid, threads);
   passes::SharedPlan shared = passes::allocateShared(
@@ -158,8 +160,7 @@ passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
       threads, gpu);
   if (trace) {
     *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, "
-              "mark-dying-operands, "
-              "mark-canonical-nans, "
+              "mark-dying-operands, mark-canonical-nans, select-min-max, "
            << (elementwiseAccess ? "assign-cyclic-layouts, " : "")
            << "pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and "
               "allocate-shared ("

@@ -747,6 +747,24 @@ struct minimum_op {
     return b < a ? b : a;
   }
 };
+/// maximum (Max) or minimum of floats as one max.NaN/min.NaN instruction (IEEE 754-2019: a NaN
+/// operand gives the canonical NaN, +0 is above −0); other types as maximum_op/minimum_op.
+template <bool Max> struct extreme_instruction_op {
+  template <class C> __device__ C operator()(C a, C b) const {
+    if constexpr (std::is_same_v<C, float>) {
+      float r;
+      if constexpr (Max)
+        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+      else
+        asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+      return r;
+    } else if constexpr (Max) {
+      return maximum_op{}(a, b);
+    } else {
+      return minimum_op{}(a, b);
+    }
+  }
+};
 struct eq_op {
   template <class C> __device__ bool operator()(C a, C b) const { return a == b; }
 };
@@ -1066,6 +1084,17 @@ __device__ inline auto maximum(const X &a, const Y &b) {
 template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
 __device__ inline auto minimum(const X &a, const Y &b) {
   return detail::arith<detail::minimum_op>(a, b);
+}
+/// Element-wise maximum as one max.NaN instruction for floats (the compiler's knob minmax=1):
+/// a NaN operand gives the canonical NaN rather than itself, and +0 is above −0.
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto maximum_instruction(const X &a, const Y &b) {
+  return detail::arith<detail::extreme_instruction_op<true>>(a, b);
+}
+/// Element-wise minimum as one min.NaN instruction for floats (see maximum_instruction).
+template <class X, class Y, detail::enable_binary_t<X, Y> = 0>
+__device__ inline auto minimum_instruction(const X &a, const Y &b) {
+  return detail::arith<detail::extreme_instruction_op<false>>(a, b);
 }
 /// minimum(maximum(x, lo), hi) element-wise, in x's element type; NaN in x propagates.
 template <class T, class S, int Th, class L, class H>
