@@ -828,6 +828,14 @@ void forEachValue(const Value &v, const std::function<void(const Value &)> &f) {
   visitOnce(v, f, seen);
 }
 
+bool readsLocal(const Value &v, const std::string &name) {
+  bool found = false;
+  forEachValue(v, [&](const Value &x) {
+    found = found || (x->kind == ValueKind::Local && x->local == name);
+  });
+  return found;
+}
+
 namespace {
 
 /// substituteSymbol's walk: statements and values rebuilt with the substitution, each distinct

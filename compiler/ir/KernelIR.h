@@ -345,6 +345,9 @@ Value mapValue(const Value &v,
 /// user): shared operands are visited once, so the walk is linear in the number of nodes.
 void forEachValue(const Value &v, const std::function<void(const Value &)> &f);
 
+/// True when `v` or a value below it reads local `name`.
+bool readsLocal(const Value &v, const std::string &name);
+
 /// `body` rebuilt with `f` applied to the value of every statement that has one (definitions,
 /// assignments, stores, asynchronous copies), nested bodies included; the others are kept.
 std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,

@@ -37,15 +37,6 @@ namespace {
 
 using namespace kir;
 
-/// True when `v` reads local `name`.
-bool reads(const Value &v, const std::string &name) {
-  bool found = false;
-  forEachValue(v, [&](const Value &x) {
-    found = found || (x->kind == ValueKind::Local && x->local == name);
-  });
-  return found;
-}
-
 /// True for a statement that defines or assigns local `name`.
 bool writes(const Stmt &s, const std::string &name) {
   return (s->kind == StmtKind::Define || s->kind == StmtKind::Assign ||
@@ -57,7 +48,7 @@ bool writes(const Stmt &s, const std::string &name) {
 int references(const std::vector<Stmt> &body, const std::string &name) {
   int count = 0;
   forEachStmt(body, [&](const Stmt &s) {
-    if (writes(s, name) || (s->value && reads(s->value, name)))
+    if (writes(s, name) || (s->value && readsLocal(s->value, name)))
       ++count;
     return true;
   });
@@ -104,7 +95,7 @@ bool carriedTerm(const Value &c, const std::string &name, const TileType &type, 
   for (int i = 0; i < 2; ++i) {
     const Value &l = c->operands[i], &s = c->operands[1 - i];
     const bool scalar = s->type.shape.empty();
-    if (l->kind == ValueKind::Local && l->local == name && !reads(s, name) &&
+    if (l->kind == ValueKind::Local && l->local == name && !readsLocal(s, name) &&
         (scalar || sameLayout(s->type.layout, type.layout))) {
       u.mul = c.get();
       return true;
@@ -131,7 +122,7 @@ std::optional<Update> matchUpdate(const std::vector<Stmt> &body, const std::stri
       u.assign = i;
       u.add = v.get();
       const Value &c = v->operands[k], &n = v->operands[1 - k];
-      if (!carriedTerm(c, name, type, u) || reads(n, name))
+      if (!carriedTerm(c, name, type, u) || readsLocal(n, name))
         continue;
       if (isLaneSum(n, type)) {
         u.sum = n.get();

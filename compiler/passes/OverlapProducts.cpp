@@ -69,15 +69,6 @@ namespace {
 
 using namespace kir;
 
-/// True when `v` or a value below it reads local `name`.
-bool reads(const Value &v, const std::string &name) {
-  bool found = false;
-  forEachValue(v, [&](const Value &x) {
-    found = found || (x->kind == ValueKind::Local && x->local == name);
-  });
-  return found;
-}
-
 /// True when `v` or a value below it is a product.
 bool holdsProduct(const Value &v) {
   bool found = false;
@@ -91,7 +82,7 @@ bool touches(const Stmt &s, const std::string &name) {
   forEachStmt({s}, [&](const Stmt &t) {
     found = found ||
             ((t->kind == StmtKind::Assign || t->kind == StmtKind::DotIssue) && t->var == name) ||
-            (t->value && reads(t->value, name));
+            (t->value && readsLocal(t->value, name));
     return true;
   });
   return found;
@@ -258,7 +249,7 @@ private:
       }
     }
     for (const std::string &name : written(c.head)) {
-      if (reads(c.last->value, name))
+      if (readsLocal(c.last->value, name))
         return false;
       for (const Stmt &s : c.tail)
         if (touches(s, name))
@@ -305,7 +296,7 @@ private:
   static void carryOperand(Candidate &c) {
     const Value &product = c.last->value;
     const Value &a = product->operands[0];
-    if (a->kind == ValueKind::Local || reads(a, c.last->var) || !onRegisters(a))
+    if (a->kind == ValueKind::Local || readsLocal(a, c.last->var) || !onRegisters(a))
       return;
     const std::string name = "ntc_" + c.last->var + "_a";
     c.middle.push_back(makeDefine(name, a));

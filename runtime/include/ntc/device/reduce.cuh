@@ -156,12 +156,7 @@ template <class T, bool Max> struct value_extreme {
     if constexpr (std::is_same_v<T, float>) {
       // max.NaN / min.NaN: any NaN gives the canonical NaN, and the hardware orders −0 below +0
       // (IEEE 754-2019 maximum/minimum; the device tests check signed zeros bit for bit).
-      float r;
-      if constexpr (Max)
-        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-      else
-        asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-      return r;
+      return ::ntc::dev::detail::extreme_nan<Max>(a, b);
     }
     const auto x = ::ntc::dev::widen(a), y = ::ntc::dev::widen(b);
     if (x != x)

@@ -747,17 +747,23 @@ struct minimum_op {
     return b < a ? b : a;
   }
 };
-/// maximum (Max) or minimum of floats as one max.NaN/min.NaN instruction (IEEE 754-2019: a NaN
-/// operand gives the canonical NaN, +0 is above −0); other types as maximum_op/minimum_op.
+/// max.NaN (Max) or min.NaN of two floats, one instruction: IEEE 754-2019 maximum/minimum (a
+/// NaN operand gives the canonical NaN, and −0 is below +0).
+template <bool Max> __device__ inline float extreme_nan(float a, float b) {
+  float r;
+  if constexpr (Max)
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  else
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+
+/// maximum (Max) or minimum of floats as one instruction (extreme_nan); other types as
+/// maximum_op/minimum_op.
 template <bool Max> struct extreme_instruction_op {
   template <class C> __device__ C operator()(C a, C b) const {
     if constexpr (std::is_same_v<C, float>) {
-      float r;
-      if constexpr (Max)
-        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-      else
-        asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-      return r;
+      return extreme_nan<Max>(a, b);
     } else if constexpr (Max) {
       return maximum_op{}(a, b);
     } else {
