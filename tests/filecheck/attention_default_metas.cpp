@@ -6,9 +6,7 @@
 // and then shrink, the key block first (grown most above its lower bound), until the program
 // fits a block's shared memory (128×128 needs 192 KiB).
 
-#include <ntc/dsl.hpp>
-
-#include <limits>
+#include "online_softmax.hpp"
 
 constexpr nt::Symbol BM = nt::block_size("BLOCK_SIZE_M", 64, 128);
 constexpr nt::Symbol BN = nt::block_size("BLOCK_SIZE_N", 32, 128);
@@ -29,24 +27,7 @@ inline nt::Tensor key_rows(nt::Tensor input, nt::Tensor q_arranged) {
 
 NT_ARRANGEMENT auto wide_keys(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
   auto q_arranged = query_rows(q);
-  return nt::arrange(q_arranged, key_rows(k, q_arranged), key_rows(v, q_arranged),
-                     query_rows(o));
-}
-
-NT_APPLICATION void online_softmax(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
-  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
-  auto l_i = ntl::full({q.shape(-2)}, 1, ntl::float32);
-  auto m_i = ntl::full({q.shape(-2)}, -std::numeric_limits<double>::infinity(), ntl::float32);
-  for (int i = 0; i < k.shape(0); ++i) {
-    auto qk = ntl::dot(q, ntl::trans(k[i]));
-    auto m_ij = ntl::maximum(m_i, ntl::max(qk, 1));
-    auto p = ntl::exp2(qk - ntl::expand_dims(m_ij, 1));
-    auto alpha = ntl::exp2(m_i - m_ij);
-    acc = acc * ntl::expand_dims(alpha, 1) + ntl::dot(p.to(v[i].dtype()), v[i]);
-    m_i = m_ij;
-    l_i = l_i * alpha + ntl::sum(p, 1);
-  }
-  o = acc / ntl::expand_dims(l_i, 1);
+  return nt::arrange(q_arranged, key_rows(k, q_arranged), key_rows(v, q_arranged), query_rows(o));
 }
 
 NT_KERNEL(wide_f16, wide_keys, online_softmax,

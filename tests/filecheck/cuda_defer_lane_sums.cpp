@@ -6,25 +6,7 @@
 // carried maximum, keep their reductions across lanes.
 
 #include "every_block.hpp"
-
-#include <limits>
-
-NT_APPLICATION void online_softmax(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
-  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
-  auto l_i = ntl::full({q.shape(-2)}, 1, ntl::float32);
-  auto m_i = ntl::full({q.shape(-2)}, -std::numeric_limits<double>::infinity(), ntl::float32);
-  for (int i = 0; i < k.shape(0); ++i) {
-    auto qk = ntl::dot(q, ntl::trans(k[i]));
-    auto m_ij = ntl::maximum(m_i, ntl::max(qk, 1));
-    auto p = ntl::exp2(qk - ntl::expand_dims(m_ij, 1));
-    auto l_ij = ntl::sum(p, 1);
-    auto alpha = ntl::exp2(m_i - m_ij);
-    acc = acc * ntl::expand_dims(alpha, 1) + ntl::dot(p.to(ntl::float16), v[i]);
-    m_i = m_ij;
-    l_i = l_i * alpha + l_ij;
-  }
-  o = acc / ntl::expand_dims(l_i, 1);
-}
+#include "online_softmax.hpp"
 
 // The running sum is read inside the loop (to normalize the accumulator): every step needs the
 // whole sums.
@@ -44,7 +26,8 @@ NT_KERNEL(online, rows, online_softmax,
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64));
-NT_KERNEL(read_sum, rows, read_in_loop, nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
+NT_KERNEL(read_sum, rows, read_in_loop,
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64));

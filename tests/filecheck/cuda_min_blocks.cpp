@@ -6,9 +6,7 @@
 // issue the copies themselves keep 40 registers for addresses and masks (138): no request, as
 // ptxas spills them under the cap.
 
-#include <ntc/dsl.hpp>
-
-#include <limits>
+#include "online_softmax.hpp"
 
 NT_ARRANGEMENT auto query_blocks(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
   auto q_tiled = q.tile({128, -1});
@@ -18,22 +16,6 @@ NT_ARRANGEMENT auto query_blocks(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::T
     return tiled;
   };
   return nt::arrange(q_tiled, keys(k), keys(v), o.tile({128, -1}));
-}
-
-NT_APPLICATION void online_softmax(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
-  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
-  auto l_i = ntl::full({q.shape(-2)}, 1, ntl::float32);
-  auto m_i = ntl::full({q.shape(-2)}, -std::numeric_limits<double>::infinity(), ntl::float32);
-  for (int i = 0; i < k.shape(0); ++i) {
-    auto qk = ntl::dot(q, ntl::trans(k[i]));
-    auto m_ij = ntl::maximum(m_i, ntl::max(qk, 1));
-    auto p = ntl::exp2(qk - ntl::expand_dims(m_ij, 1));
-    auto alpha = ntl::exp2(m_i - m_ij);
-    acc = acc * ntl::expand_dims(alpha, 1) + ntl::dot(p.to(ntl::float16), v[i]);
-    l_i = l_i * alpha + ntl::sum(p, 1);
-    m_i = m_ij;
-  }
-  o = acc / ntl::expand_dims(l_i, 1);
 }
 
 NT_KERNEL(step, query_blocks, online_softmax,
