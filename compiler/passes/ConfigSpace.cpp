@@ -50,10 +50,7 @@ bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 /// True when the function takes an elementwise maximum or minimum of floats (knob minmax).
 bool holdsFloatMinMax(const kir::Function &f) {
   bool found = false;
-  kir::forEachValue(f.body, [&](const kir::Value &v) {
-    found = found || (v->kind == kir::ValueKind::Binary &&
-                      (v->op == "maximum" || v->op == "minimum") && isFloat(v->type.dtype));
-  });
+  kir::forEachValue(f.body, [&](const kir::Value &v) { found = found || isFloatMinMax(v); });
   return found;
 }
 

@@ -376,6 +376,8 @@ kir::Function deferLaneSums(const kir::Function &laidOut);
 /// select-min-max (GPU): with knob minmax=1, every elementwise maximum/minimum of floats is
 /// marked ValueNode::oneInstruction (one max.NaN/min.NaN instruction; see SelectMinMax.cpp).
 kir::Function selectMinMax(const kir::Function &laidOut, const GpuTarget &gpu);
+/// True for an elementwise maximum or minimum of floats: what select-min-max marks.
+bool isFloatMinMax(const kir::Value &v);
 
 /// mark-dying-operands (GPU): tensor-core products whose A operand is a conversion from another
 /// element type that no other value reads get ValueNode::aDies (see MarkDyingOperands.cpp).

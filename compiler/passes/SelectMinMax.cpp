@@ -20,17 +20,16 @@ namespace ntc::passes {
 
 using namespace kir;
 
+bool isFloatMinMax(const kir::Value &v) {
+  return v->kind == ValueKind::Binary && (v->op == "maximum" || v->op == "minimum") &&
+         isFloat(v->type.dtype);
+}
+
 kir::Function selectMinMax(const kir::Function &laidOut, const GpuTarget &gpu) {
   if (gpu.knobs.minmax != 1)
     return laidOut;
   Function out = laidOut;
-  out.body = markValues(
-      laidOut.body,
-      [](const Value &node) {
-        return node->kind == ValueKind::Binary &&
-               (node->op == "maximum" || node->op == "minimum") && isFloat(node->type.dtype);
-      },
-      [](ValueNode &v) { v.oneInstruction = true; });
+  out.body = markValues(laidOut.body, isFloatMinMax, [](ValueNode &v) { v.oneInstruction = true; });
   return out;
 }
 
