@@ -20,21 +20,28 @@ std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {
   return v;
 }
 
-/// True when some entry of `tuned` chose configuration `config` for the constexpr values of
-/// `v` (keys: the variant constexprs of `spec`, in order).
-bool chosenFor(const KernelSpec &spec, const std::vector<TunedShape> &tuned, int config,
+/// True when key `k` of an entry (kAnyConstexprValue for every value) admits `value`: equal
+/// to it, or, for a padded extent (`atMost`), at least it.
+bool admits(const std::vector<int64_t> &measured, size_t k, int64_t value, bool atMost) {
+  return k >= measured.size() || measured[k] == kAnyConstexprValue || measured[k] == value ||
+         (atMost && value < measured[k]);
+}
+
+/// True when some entry of `tuned` chose configuration `config` for the constexpr values and
+/// padded extents of `v` (the dispatcher's keys, ntc::rt::pick_config): the entry's constexpr
+/// values, and padded extents up to its own.
+bool chosenFor(const kir::Function &f, const std::vector<TunedShape> &tuned, int config,
                const Variant &v) {
   for (const TunedShape &t : tuned) {
     if (t.config != config)
       continue;
     bool same = true;
     size_t k = 0;
-    for (const ParamSpec &p : spec.params)
-      if (isVariantConstexpr(p)) {
-        const int64_t value = k < t.values.size() ? t.values[k] : kAnyConstexprValue;
-        same = same && (value == kAnyConstexprValue || value == v.values.at(p.name));
-        ++k;
-      }
+    for (const ParamSpec &p : f.spec.params)
+      if (isVariantConstexpr(p))
+        same = same && admits(t.values, k++, v.values.at(p.name), false);
+    for (size_t i = 0; i < f.padded.size(); ++i)
+      same = same && admits(t.padded, i, v.values.at(f.padded[i].symbol), true);
     if (same)
       return true;
   }
@@ -45,6 +52,15 @@ bool chosenFor(const KernelSpec &spec, const std::vector<TunedShape> &tuned, int
 
 bool isVariantConstexpr(const ParamSpec &p) {
   return p.kind == ParamSpec::Kind::Constexpr && p.dtype != DType::Float64;
+}
+
+int64_t compiledPaddedExtent(const kir::PaddedExtent &p, int64_t largest) {
+  if (p.pinned)
+    return *p.pinned;
+  int64_t extent = std::min(kMinPaddedExtent, p.upperBound);
+  while (extent < largest)
+    extent *= 2;
+  return extent;
 }
 
 std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs,
@@ -82,7 +98,7 @@ std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Con
   if (!tuned.empty())
     variants.erase(std::remove_if(variants.begin(), variants.end(),
                                   [&](const Variant &v) {
-                                    return v.config != 0 && !chosenFor(f.spec, tuned, v.config, v);
+                                    return v.config != 0 && !chosenFor(f, tuned, v.config, v);
                                   }),
                    variants.end());
   std::vector<Variant> result;

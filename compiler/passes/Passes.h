@@ -111,6 +111,11 @@ struct TunedShape {
   /// The values of the integer nt::Constexpr parameters it was measured with (parameters in
   /// order; kAnyConstexprValue where the entry names none).
   std::vector<int64_t> values;
+  /// The compiled extent of each padded tile extent (kir::Function::padded, in order) at the
+  /// call it was measured with (compiledPaddedExtent; kAnyConstexprValue where the entry's
+  /// sizes do not determine it). The dispatcher takes the entry for calls of extents up to
+  /// these.
+  std::vector<int64_t> padded;
 };
 
 /// TunedShape::values of a parameter the entry does not name (ntc::rt::any_value).
@@ -119,6 +124,12 @@ inline constexpr int64_t kAnyConstexprValue = std::numeric_limits<int64_t>::min(
 /// True for a parameter whose values the variants are compiled for (an integer nt::Constexpr):
 /// the keys of TunedShape::values.
 bool isVariantConstexpr(const ParamSpec &p);
+
+/// The extent a padded tile extent is compiled at for a run-time extent of `largest` (the
+/// largest of its actuals): the next power of two, at least 16 (or the upper bound when that
+/// is smaller). The dispatcher computes the same; a value above the upper bound is an error
+/// of the call.
+int64_t compiledPaddedExtent(const kir::PaddedExtent &p, int64_t largest);
 
 /// What a tuning table gives one kernel.
 struct KernelTuning {
@@ -150,7 +161,8 @@ std::string kernelHash(const kir::Function &f);
 /// build-variants: per configuration compiled (its meta-parameter values), the cross product of
 /// padded tile extents (powers of two), constexpr scalar values and index widths. A tuned
 /// configuration (not the first, the default) is compiled only for the constexpr values of the
-/// entries of `tuned` that chose it, as the dispatcher picks it for no other call.
+/// entries of `tuned` that chose it and the padded extents up to theirs, as the dispatcher picks
+/// it for no other call.
 std::vector<Variant> buildVariants(const kir::Function &f, const std::vector<Config> &configs,
                                    const std::vector<TunedShape> &tuned = {});
 

@@ -5,6 +5,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <map>
 
 namespace ntc::tuning {
 
@@ -86,6 +87,8 @@ public:
         return error("\"scalars\" gives '" + p.name + "' a value that is not one of its own");
       shape.values.push_back(static_cast<int64_t>(*number));
     }
+    if (!readPaddedExtents(entry, shape))
+      return false;
     passes::Config parsed;
     try {
       parsed = passes::parseConfigId(f_.spec, config->str());
@@ -118,6 +121,46 @@ public:
   }
 
 private:
+  /// The entry's padded tile extents (TunedShape::padded): each padded extent's actuals
+  /// evaluated on the sizes measured ("shape"; the buckets where the entry has none), as the
+  /// dispatcher compiles them. The dispatcher takes the entry for calls of extents up to these
+  /// only: a configuration measured with rows of 1024 elements says nothing about rows of 16384,
+  /// which the same threads would hold 16 times as many registers of.
+  bool readPaddedExtents(const json::Object &entry, passes::TunedShape &shape) {
+    const json::Object *measured = entry.getObject("shape");
+    std::map<std::string, int64_t> sizes;
+    size_t next = 0; // the next bucket, parameters and dimensions in order
+    for (const ParamSpec &p : f_.spec.params) {
+      if (p.kind != ParamSpec::Kind::Tensor)
+        continue;
+      const json::Array *exact = measured ? measured->getArray(p.name) : nullptr;
+      if (exact && exact->size() != static_cast<size_t>(p.ndim))
+        exact = nullptr;
+      for (int d = 0; d < p.ndim; ++d, ++next) {
+        std::optional<int64_t> size = exact ? (*exact)[d].getAsInteger() : std::nullopt;
+        sizes[p.sizeSymbol(d)] = size && *size >= 0 ? *size : shape.bucket[next];
+      }
+    }
+    for (const kir::PaddedExtent &p : f_.padded) {
+      std::optional<int64_t> largest;
+      for (const Expr &actual : p.actuals) {
+        const std::optional<int64_t> value = actual.evaluate(sizes);
+        if (!value) {
+          largest.reset();
+          break;
+        }
+        largest = std::max(largest.value_or(*value), *value);
+      }
+      if (largest && *largest > p.upperBound)
+        return error("its shape gives the tile extent " + p.symbol + " the run-time size " +
+                     std::to_string(*largest) + ", above its upper bound " +
+                     std::to_string(p.upperBound));
+      shape.padded.push_back(largest ? passes::compiledPaddedExtent(p, *largest)
+                                     : passes::kAnyConstexprValue);
+    }
+    return true;
+  }
+
   bool error(const std::string &message) {
     problems_.push_back({true, where_ + ": " + message});
     return false;

@@ -22,8 +22,8 @@ NT_KERNEL(wide_gemm, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
 // TABCU-NEXT:    "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=32",
 // TABCU-NEXT:    "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=8,tma=1",
 // TABCU-NEXT: };
-// TABCU:        static const ntc::rt::tuned_shape<6, 0> ntc_tuned[] = {
-// TABCU-NEXT:     {90, true, 1, {{[{][{]}}4096, 4096, 4096, 4096, 4096, 4096{{[}][}]}}, {{[{][{][}][}]}}},
+// TABCU:        static const ntc::rt::tuned_shape<6, 0, 0> ntc_tuned[] = {
+// TABCU-NEXT:     {90, true, 1, {{[{][{]}}4096, 4096, 4096, 4096, 4096, 4096{{[}][}]}}, {{[{][{][}][}]}}, {{[{][{][}][}]}}},
 // TABCU-NEXT:   };
 
 // TABWARN: warning: {{.*}}table.json: entry 1: configuration "BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=8,tma=1" does not fit sm_80; its shapes take the default configuration

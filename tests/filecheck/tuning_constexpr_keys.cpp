@@ -28,12 +28,13 @@ NT_KERNEL(tuned_mode, mode_arrangement, mode_application, nt::Tensor(1, nt::floa
 // TABLE-ENTRY: {"kernel": "tuned_mode", "hash": "@HASH@", "target": "cpu", "arch": "cpu", "alignment": "aligned16", "bucket": {"x": [1024]}, "scalars": {"mode": 1}, "config": "BLOCK_SIZE=8"}
 // TABLE-ENTRY: {"kernel": "tuned_mode", "hash": "@HASH@", "target": "cpu", "arch": "cpu", "alignment": "aligned16", "bucket": {"x": [64]}, "config": "BLOCK_SIZE=4"}
 
-// TAB:        static const ntc::rt::tuned_shape<1, 1> ntc_tuned[] = {
-// TAB-NEXT:     {0, true, 1, {{[{][{]}}1024{{[}][}]}}, {{[{][{]}}1{{[}][}]}}},
-// TAB-NEXT:     {0, true, 2, {{[{][{]}}64{{[}][}]}}, {{[{][{]}}ntc::rt::any_value{{[}][}]}}},
+// TAB:        static const ntc::rt::tuned_shape<1, 1, 0> ntc_tuned[] = {
+// TAB-NEXT:     {0, true, 1, {{[{][{]}}1024{{[}][}]}}, {{[{][{]}}1{{[}][}]}}, {{[{][{][}][}]}}},
+// TAB-NEXT:     {0, true, 2, {{[{][{]}}64{{[}][}]}}, {{[{][{]}}ntc::rt::any_value{{[}][}]}}, {{[{][{][}][}]}}},
 // TAB-NEXT:   };
 // TAB:        const std::array<int64_t, 1> ntc_constexprs{{[{][{]}}static_cast<int64_t>(mode){{[}][}]}};
-// TAB-NEXT:   const int ntc_config = ntc::rt::pick_config(ntc_tuned, ntc_arch, true && ntc::rt::aligned16(x), ntc_sizes, ntc_constexprs);
+// TAB-NEXT:   const std::array<int64_t, 0> ntc_extents{{[{][{][}][}]}};
+// TAB-NEXT:   const int ntc_config = ntc::rt::pick_config(ntc_tuned, ntc_arch, true && ntc::rt::aligned16(x), ntc_sizes, ntc_constexprs, ntc_extents);
 // TAB:        if (!ntc_index64 && ntc_config == 0 && ntc_BLOCK_SIZE_meta == 2 && mode == 0) {
 // TAB:        if (!ntc_index64 && ntc_config == 0 && ntc_BLOCK_SIZE_meta == 2 && mode == 1) {
 // TAB-NOT:    ntc_config == 1 && ntc_BLOCK_SIZE_meta == 8 && mode == 0

@@ -77,14 +77,15 @@ NT_KERNEL(stale_vector, vector_arrangement, vector_application, nt::Tensor(1, nt
 // TAB-NEXT:     "BLOCK_SIZE_M=64,BLOCK_SIZE_N=64",
 // TAB-NEXT:     "BLOCK_SIZE_M=128,BLOCK_SIZE_N=128",
 // TAB-NEXT: };
-// TAB:        static const ntc::rt::tuned_shape<6, 0> ntc_tuned[] = {
-// TAB-NEXT:     {0, true, 0, {{[{][{]}}64, 64, 64, 64, 64, 64{{[}][}]}}, {{[{][{][}][}]}}},
-// TAB-NEXT:     {0, true, 1, {{[{][{]}}4096, 4096, 4096, 4096, 4096, 4096{{[}][}]}}, {{[{][{][}][}]}}},
+// TAB:        static const ntc::rt::tuned_shape<6, 0, 0> ntc_tuned[] = {
+// TAB-NEXT:     {0, true, 0, {{[{][{]}}64, 64, 64, 64, 64, 64{{[}][}]}}, {{[{][{][}][}]}}, {{[{][{][}][}]}}},
+// TAB-NEXT:     {0, true, 1, {{[{][{]}}4096, 4096, 4096, 4096, 4096, 4096{{[}][}]}}, {{[{][{][}][}]}}, {{[{][{][}][}]}}},
 // TAB-NEXT:   };
 // TAB-NEXT:   const int ntc_arch = 0; // the CPU
 // TAB-NEXT:   const std::array<int64_t, 6> ntc_sizes{{[{][{]}}ntc_args.ntc_lhs_size_0, ntc_args.ntc_lhs_size_1, ntc_args.ntc_rhs_size_0, ntc_args.ntc_rhs_size_1, ntc_args.ntc_output_size_0, ntc_args.ntc_output_size_1{{[}][}]}};
 // TAB-NEXT:   const std::array<int64_t, 0> ntc_constexprs{{[{][{][}][}]}};
-// TAB-NEXT:   const int ntc_config = ntc::rt::pick_config(ntc_tuned, ntc_arch, true && ntc::rt::aligned16(lhs) && ntc::rt::aligned16(rhs) && ntc::rt::aligned16(output), ntc_sizes, ntc_constexprs);
+// TAB-NEXT:   const std::array<int64_t, 0> ntc_extents{{[{][{][}][}]}};
+// TAB-NEXT:   const int ntc_config = ntc::rt::pick_config(ntc_tuned, ntc_arch, true && ntc::rt::aligned16(lhs) && ntc::rt::aligned16(rhs) && ntc::rt::aligned16(output), ntc_sizes, ntc_constexprs, ntc_extents);
 // TAB-NEXT:   static constexpr int64_t ntc_values_BLOCK_SIZE_M[] = {64, 128};
 // TAB-NEXT:   const int64_t ntc_BLOCK_SIZE_M_meta = ntc_values_BLOCK_SIZE_M[ntc_config];
 // TAB:        const int64_t ntc_grid = {{.*}}ntc_BLOCK_SIZE_M_meta
@@ -98,7 +99,7 @@ NT_KERNEL(stale_vector, vector_arrangement, vector_application, nt::Tensor(1, nt
 // TABCU-NEXT:    "BLOCK_SIZE_M=128,BLOCK_SIZE_N=128",
 // TABCU-NEXT:    "BLOCK_SIZE_M=64,BLOCK_SIZE_N=128,warps=4,stages=4,group=8",
 // TABCU-NEXT: };
-// TABCU:        {90, true, 1, {{[{][{]}}1024, 1024, 1024, 1024, 1024, 1024{{[}][}]}}, {{[{][{][}][}]}}},
+// TABCU:        {90, true, 1, {{[{][{]}}1024, 1024, 1024, 1024, 1024, 1024{{[}][}]}}, {{[{][{][}][}]}}, {{[{][{][}][}]}}},
 // TABCU-NEXT: };
 // TABCU:      cudaDeviceGetAttribute(&ntc_major, cudaDevAttrComputeCapabilityMajor
 // TABCU:      const int ntc_arch = ntc_major * 10 + ntc_minor;

@@ -53,4 +53,4 @@ NT_KERNEL(scale, vector_arrangement, scale_application, nt::Tensor(1, nt::float3
 // TABCU-NEXT:   "none",
 // TABCU-NEXT:   "warps=1",
 // TABCU-NEXT: };
-// TABCU:      {90, false, 1, {{[{][{]}}2048, 1024, 2048, 1024{{[}][}]}}, {{[{][{][}][}]}}},
+// TABCU:      {90, false, 1, {{[{][{]}}2048, 1024, 2048, 1024{{[}][}]}}, {{[{][{][}][}]}}, {{[{][{]}}1024{{[}][}]}}},

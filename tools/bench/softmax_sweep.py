@@ -3,12 +3,18 @@ shape, under CUDA graphs (gpu_bench.py's timing: graph of replays over rotating 
 
 Each build is a shared library exporting softmax (a CUDA build of kernels/softmax.cpp); each is
 checked once per shape against torch.softmax before timing. The order of builds is repeated
-twice per shape so that drift shows. Usage: python3 softmax_sweep.py <label>=<lib.so> ...
+twice per shape so that drift shows. Usage:
+python3 softmax_sweep.py [--shapes MxN,MxN...] <label>=<lib.so> ...
+(rows whose width is not a multiple of four floats are of the "any" alignment class).
 """
 import sys
 
 import torch
 
+shapes = ((1823, 781), (8192, 1000), (32768, 512), (4096, 4096))
+if len(sys.argv) > 2 and sys.argv[1] == "--shapes":
+    shapes = [tuple(int(x) for x in s.split("x")) for s in sys.argv[2].split(",")]
+    del sys.argv[1:3]
 builds = [a.split("=", 1) for a in sys.argv[1:]]
 sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
@@ -19,7 +25,7 @@ from ntc_dlpack import Library  # noqa: E402
 torch.manual_seed(5)
 libs = [(label, Library(path)) for label, path in builds]
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
-for m, n in ((1823, 781), (8192, 1000), (32768, 512), (4096, 4096)):
+for m, n in shapes:
     sets = sets_for(2 * m * n * 4)
     xs = [torch.randn(m, n, device="cuda") * 4 for _ in range(sets)]
     ys = [torch.empty(m, n, device="cuda") for _ in range(sets)]

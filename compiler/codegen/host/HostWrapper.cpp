@@ -102,6 +102,28 @@ std::vector<std::string> bucketedSizes(const kir::Function &f) {
   return sizes;
 }
 
+/// The compiled extent of padded tile extent `p` for the call's sizes, as a C++ expression
+/// (passes::compiledPaddedExtent; its bound is checked where the variant is chosen).
+std::string paddedExtentExpr(const kir::Function &f, const kir::PaddedExtent &p) {
+  if (p.pinned)
+    return "int64_t{" + std::to_string(*p.pinned) + "}";
+  std::string actuals;
+  for (size_t i = 0; i < p.actuals.size(); ++i)
+    actuals += (i ? ", " : "") + int64Expr(f, p.actuals[i]);
+  return "std::max<int64_t>(" + std::to_string(std::min<int64_t>(16, p.upperBound)) +
+         ", ntc::rt::next_pow2(std::max<int64_t>({" + actuals + "})))";
+}
+
+/// The keys of a tuned shape as an initializer list (kAnyConstexprValue: ntc::rt::any_value).
+std::string keyList(const std::vector<int64_t> &keys) {
+  std::string list;
+  for (size_t k = 0; k < keys.size(); ++k)
+    list +=
+        (k ? ", " : "") + (keys[k] == passes::kAnyConstexprValue ? std::string("ntc::rt::any_value")
+                                                                 : std::to_string(keys[k]));
+  return list;
+}
+
 /// `ntc_config`: the index of the configuration whose tuned shape bucket is nearest the call's
 /// (ntc::rt::pick_config), among those measured on this architecture and alignment class.
 void emitConfigChoice(const passes::CompiledKernel &compiled, const std::string &target,
@@ -115,24 +137,26 @@ void emitConfigChoice(const passes::CompiledKernel &compiled, const std::string 
     os << "    const int ntc_config = 0;\n";
     return;
   }
-  // The integer compile-time scalars: an entry is taken for calls with its values only.
-  std::vector<std::string> keys;
+  // The integer compile-time scalars: an entry is taken for calls with its values only; the
+  // padded tile extents: for calls of extents up to its own.
+  std::vector<std::string> keys, extents;
   for (const ParamSpec &p : f.spec.params)
     if (passes::isVariantConstexpr(p))
-      keys.push_back(p.name);
+      keys.push_back("static_cast<int64_t>(" + p.name + ")");
+  for (const kir::PaddedExtent &p : f.padded)
+    extents.push_back(paddedExtentExpr(f, p));
   const std::string keyCount = std::to_string(keys.size());
-  os << "    static const ntc::rt::tuned_shape<" << dims << ", " << keyCount
+  const std::string extentCount = std::to_string(extents.size());
+  os << "    static const ntc::rt::tuned_shape<" << dims << ", " << keyCount << ", " << extentCount
      << "> ntc_tuned[] = {\n";
   for (const passes::TunedShape &t : compiled.tuned) {
     os << "        {" << t.arch << ", " << (t.aligned16 ? "true" : "false") << ", " << t.config
        << ", {{";
     for (size_t d = 0; d < t.bucket.size(); ++d)
       os << (d ? ", " : "") << t.bucket[d];
-    os << "}}, {{";
-    for (size_t k = 0; k < t.values.size(); ++k)
-      os << (k ? ", " : "")
-         << (t.values[k] == passes::kAnyConstexprValue ? std::string("ntc::rt::any_value")
-                                                       : std::to_string(t.values[k]));
+    std::vector<int64_t> padded = t.padded;
+    padded.resize(f.padded.size(), passes::kAnyConstexprValue);
+    os << "}}, {{" << keyList(t.values) << "}}, {{" << keyList(padded);
     os << "}}},\n";
   }
   os << "    };\n";
@@ -159,12 +183,16 @@ void emitConfigChoice(const passes::CompiledKernel &compiled, const std::string 
   for (size_t d = 0; d < sizes.size(); ++d)
     os << (d ? ", " : "") << sizes[d];
   os << "}};\n";
-  os << "    const std::array<int64_t, " << keyCount << "> ntc_constexprs{{";
-  for (size_t k = 0; k < keys.size(); ++k)
-    os << (k ? ", " : "") << "static_cast<int64_t>(" << keys[k] << ")";
-  os << "}};\n";
+  auto emitArray = [&](const std::string &name, const std::vector<std::string> &exprs) {
+    os << "    const std::array<int64_t, " << exprs.size() << "> " << name << "{{";
+    for (size_t k = 0; k < exprs.size(); ++k)
+      os << (k ? ", " : "") << exprs[k];
+    os << "}};\n";
+  };
+  emitArray("ntc_constexprs", keys);
+  emitArray("ntc_extents", extents);
   os << "    const int ntc_config = ntc::rt::pick_config(ntc_tuned, ntc_arch, " << aligned
-     << ", ntc_sizes, ntc_constexprs);\n";
+     << ", ntc_sizes, ntc_constexprs, ntc_extents);\n";
 }
 
 } // namespace
@@ -448,10 +476,8 @@ void emitWrapper(const passes::CompiledKernel &compiled, const std::string &targ
       os << "    const int64_t " << local << " = " << value << ";\n";
       continue;
     }
-    int64_t lowest = std::min<int64_t>(16, p.upperBound);
     os << "    // Tile extent for the run-time size(s) " << names << ".\n";
-    os << "    const int64_t " << local << " = std::max<int64_t>(" << lowest
-       << ", ntc::rt::next_pow2(std::max<int64_t>({" << actuals << "})));\n";
+    os << "    const int64_t " << local << " = " << paddedExtentExpr(f, p) << ";\n";
     os << "    if (" << local << " > " << p.upperBound
        << ")\n      return ntc::rt::fail(NTC_ERROR_UNSUPPORTED, "
        << quote(k + ": a tile extent of ") << " + std::to_string(std::max<int64_t>({" << actuals

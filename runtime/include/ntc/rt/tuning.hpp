@@ -55,15 +55,17 @@ inline constexpr int64_t any_value = INT64_MIN;
 
 /// One shape bucket of a tuning table compiled into a dispatcher: the architecture it was
 /// measured on (compute capability × 10, 0 on the CPU), its alignment class, the configuration
-/// that won, the buckets of every tensor dimension of the call (parameters in order) and the
+/// that won, the buckets of every tensor dimension of the call (parameters in order), the
 /// values of the integer compile-time scalars it was measured with (parameters in order;
-/// any_value for one the entry does not name).
-template <std::size_t Dims, std::size_t Keys = 0> struct tuned_shape {
+/// any_value for one the entry does not name) and the compiled extent of each padded tile
+/// extent at its shape (any_value where the shape does not give it).
+template <std::size_t Dims, std::size_t Keys = 0, std::size_t Extents = 0> struct tuned_shape {
   int arch;
   bool aligned;
   int config;
   std::array<int64_t, Dims> bucket;
   std::array<int64_t, Keys> values;
+  std::array<int64_t, Extents> extents;
 };
 
 /// log2 of a bucket, -1 for the empty bucket.
@@ -75,23 +77,33 @@ constexpr int bucket_log2(int64_t b) {
 }
 
 /// The configuration for a call: among the entries of the same architecture, alignment class
-/// and compile-time scalar values, the one whose buckets are nearest to the call's (the sum over
-/// dimensions of the distance in powers of two; the first of equals); 0 (the default) when none
-/// matches. A configuration is compiled only for the scalar values of its entries, so an entry
-/// measured with other values is never taken.
-template <std::size_t Dims, std::size_t Keys, std::size_t N>
-int pick_config(const tuned_shape<Dims, Keys> (&table)[N], int arch, bool aligned,
+/// and compile-time scalar values whose padded tile extents are at least the call's, the one
+/// whose buckets are nearest to the call's (the sum over dimensions of the distance in powers of
+/// two; the first of equals); 0 (the default) when none matches. A configuration is compiled
+/// only for the scalar values of its entries and the extents up to theirs (a program holds more
+/// registers per thread for longer rows, so an extent measured says nothing of longer ones), and
+/// an entry is never taken for another call.
+template <std::size_t Dims, std::size_t Keys, std::size_t Extents, std::size_t N>
+int pick_config(const tuned_shape<Dims, Keys, Extents> (&table)[N], int arch, bool aligned,
                 const std::array<int64_t, Dims> &sizes,
-                const std::array<int64_t, Keys> &values = {}) {
+                const std::array<int64_t, Keys> &values = {},
+                const std::array<int64_t, Extents> &extents = {}) {
   int best = 0;
   int64_t nearest = -1;
-  for (const tuned_shape<Dims, Keys> &entry : table) {
+  for (const tuned_shape<Dims, Keys, Extents> &entry : table) {
     if (entry.arch != arch || entry.aligned != aligned)
       continue;
     bool same = true;
-    auto value = values.begin();
-    for (const int64_t measured : entry.values) // (no index: Keys may be 0)
-      same = same && (measured == any_value || measured == *value++);
+    auto value = values.begin(); // (no indices: Keys and Extents may be 0)
+    for (const int64_t measured : entry.values) {
+      same = same && (measured == any_value || measured == *value);
+      ++value;
+    }
+    auto extent = extents.begin();
+    for (const int64_t measured : entry.extents) {
+      same = same && (measured == any_value || *extent <= measured);
+      ++extent;
+    }
     if (!same)
       continue;
     int64_t distance = 0;
