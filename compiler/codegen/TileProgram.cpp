@@ -363,7 +363,10 @@ private:
                  ");");
             break;
           }
-          line(ringName(*ring) + ".wait(" + stageIndex(s->end, s->step, ring->stages) + ");");
+          // Stages read by the tensor cores alone: nothing of this thread's to order before the
+          // stage's next copy (no fence).
+          line(ringName(*ring) + (ring->tensorCoreReadsOnly ? ".wait<false>(" : ".wait(") +
+               stageIndex(s->end, s->step, ring->stages) + ");");
           if (!ring->asyncCopiesToo) {
             line(ns_ + "::barrier();");
             break;

@@ -776,6 +776,7 @@ std::string print(const Function &f) {
                            : std::string())
        << (r.lastReleaserRefills ? ", the last one refilling" : "")
        << (r.asyncCopiesToo ? ", cp.async copies too" : "")
+       << (r.tensorCoreReadsOnly ? ", read by wgmma alone" : "")
        << (r.operandMaps.size() == 2
                ? ", the dot loop's operands through maps " + std::to_string(r.operandMaps[0]) +
                      " and " + std::to_string(r.operandMaps[1])

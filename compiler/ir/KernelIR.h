@@ -200,6 +200,10 @@ struct TmaRing {
   bool lastReleaserRefills = false;
   int64_t byteOffset = 0;      ///< where the barriers lie in the program's shared memory
   bool asyncCopiesToo = false; ///< the loop keeps cp.async copies (its waits wait for both)
+  /// The program reads its stages through descriptors of wgmma alone (no thread loads or stores
+  /// them), so a thread's wait needs no fence.proxy.async to order its own accesses before the
+  /// stage's next copy (passes/UseTensorMaps.cpp).
+  bool tensorCoreReadsOnly = false;
   /// A GEMM main loop's ring (the For statement's group): the maps of its A and B operands.
   std::vector<int> operandMaps;
   /// > 1: the program runs in clusters of this many (consecutive program numbers), whose rings

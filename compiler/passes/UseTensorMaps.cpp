@@ -239,6 +239,44 @@ dotLoopTensorMaps(const kir::Function &f, const GridInfo &grid, const DotLoop &l
   return std::make_pair(*a, *b);
 }
 
+namespace {
+
+/// True when nothing in `body` accesses the stages of `buffers` but the tensor cores through
+/// wgmma descriptors: every view of such a stage is the B operand of a wgmma product
+/// (wgmmaProduct), or its A operand where A is swizzled in shared memory too (the shared-A
+/// product reads both through descriptors). A thread that loads such a stage (ldmatrix for
+/// mma.sync, an elementwise use) reads it through the generic proxy, which its wait must order
+/// before the copy engine's next write (fence.proxy.async); wgmma reads it through the async
+/// proxy, as the copy engine writes, and completes before the barrier that precedes the refill.
+bool readByTensorCoresOnly(const std::vector<Stmt> &body, const std::set<int> &buffers) {
+  auto isStage = [&](const Value &v) {
+    return v->kind == ValueKind::SharedStage && v->type.layout &&
+           buffers.count(v->type.layout->buffer) > 0;
+  };
+  auto throughDescriptor = [](const Value &user, size_t operand) {
+    if (user->kind != ValueKind::Dot || !wgmmaProduct(user))
+      return false;
+    if (operand == 1)
+      return true;
+    const LayoutRef &a = user->operands[0]->type.layout;
+    return operand == 0 && a && a->kind == TileLayout::Kind::Shared && a->swizzle != 0;
+  };
+  bool only = true;
+  forEachStmt(body, [&](const Stmt &s) {
+    if (s->value && isStage(s->value))
+      only = false; // a statement of the stage itself (a definition or a store of it)
+    return true;
+  });
+  forEachValue(body, [&](const Value &user) {
+    for (size_t k = 0; k < user->operands.size(); ++k)
+      if (isStage(user->operands[k]) && !throughDescriptor(user, k))
+        only = false;
+  });
+  return only;
+}
+
+} // namespace
+
 TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int threads,
                             int64_t scratchBytes, int64_t sharedBytes, const GpuTarget &gpu) {
   TensorMapPlan plan{laid, sharedBytes};
@@ -342,6 +380,7 @@ TensorMapPlan useTensorMaps(const kir::Function &laid, const GridInfo &grid, int
     ring.stages = stagesOf[group];
     ring.arrivals = static_cast<int>(buffers.size());
     ring.asyncCopiesToo = asyncGroups.count(group) > 0;
+    ring.tensorCoreReadsOnly = readByTensorCoresOnly(f.body, buffers);
     rings.push_back(ring);
   }
   rings.insert(rings.end(), dotRings.begin(), dotRings.end());

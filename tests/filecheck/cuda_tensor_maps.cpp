@@ -17,12 +17,14 @@ NT_KERNEL(mapped, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1
 
 // At D = 64 (program 2): k's and v's copies take one tensor map each, a box of 64 rows by one
 // 128-byte column block; the ring has a barrier per stage after the program's shared memory,
-// expecting both copies; the loop's wait is the barrier's and no cp.async group is left.
+// expecting both copies; the loop's wait is the barrier's and no cp.async group is left. Only
+// wgmma reads the stages (both products' B operands), so the wait needs no proxy fence
+// (wait<false>); tests/filecheck/cuda_tma_generic_reads.cpp has the other case.
 // GIR-LABEL: IR after use-tensor-maps (ntc_mapped_program2_tma
 // GIR: # tensor map 0: k, box [64, 64], swizzle 128
 // GIR-NEXT: # tensor map 1: v, box [64, 64], swizzle 128
 // GIR-NEXT: # tensor map 2: o, box [64, 64], swizzle 128
-// GIR-NEXT: # tma ring of group 0: 3 stages, 2 arrivals, barriers at {{[0-9]+}}
+// GIR-NEXT: # tma ring of group 0: 3 stages, 2 arrivals, barriers at {{[0-9]+}}, read by wgmma alone
 // GIR-NOT: cp.async copies too
 // GIR: async_copy if 0 < {{.*}}load k[0]{{.*}} tma map=0
 // GIR: async_copy if 0 < {{.*}}load v[0]{{.*}} tma map=1
@@ -38,7 +40,7 @@ NT_KERNEL(mapped, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1
 // CU: ntc_mapped_program2_tma(const ntc_mapped_args ntc_args, const __grid_constant__ ntc_mapped_program2_tma_maps ntc_maps) {
 // CU: ntc::dev::tma_ring<3, 2> ntc_ring0{ntc_smem, {{[0-9]+}}};
 // CU: for (Index l_i = 0;
-// CU-NEXT: ntc_ring0.wait(static_cast<int>((l_i) % 3));
+// CU-NEXT: ntc_ring0.wait<false>(static_cast<int>((l_i) % 3));
 // CU-NEXT: ntc::dev::barrier();
 // CU-NEXT: if ((l_i + 2) <
 // CU-NEXT: ntc_ring0.copy<ntc::dev::float16, 64, 64, 128, 1, 2>(static_cast<int>(((l_i + 2)) % 3), ntc_maps.m0, ntc_smem, {{.*}}, {static_cast<int>(0), static_cast<int>(((64 * l_i) + 128))}, {{.*}});

@@ -14,7 +14,7 @@ NT_KERNEL(mixed, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1)
 // GIR-LABEL: IR after use-tensor-maps (ntc_mixed_program2_tma
 // GIR: # tensor map 0: v, box [64, 64], swizzle 128
 // GIR-NEXT: # tensor map 1: o, box [64, 64], swizzle 128
-// GIR-NEXT: # tma ring of group 0: 3 stages, 1 arrivals, barriers at {{[0-9]+}}, cp.async copies too
+// GIR-NEXT: # tma ring of group 0: 3 stages, 1 arrivals, barriers at {{[0-9]+}}, cp.async copies too, read by wgmma alone
 // GIR: for i in range(0,
 // GIR-NEXT: async_wait pending=1 iteration=i group=0
 // GIR-NEXT: async_copy if i + 2 < {{.*}}load k[i + 2]{{.*}}stages=3x8192B>{{$}}
@@ -26,7 +26,7 @@ NT_KERNEL(mixed, rows, two_products, nt::Tensor(2, nt::float16).constexpr_dim(1)
 // CU-NEXT: };
 // CU: ntc::dev::tma_ring<3, 1> ntc_ring0{ntc_smem, {{[0-9]+}}};
 // CU: for (Index l_i = 0;
-// CU-NEXT: ntc_ring0.wait(static_cast<int>((l_i) % 3));
+// CU-NEXT: ntc_ring0.wait<false>(static_cast<int>((l_i) % 3));
 // CU-NEXT: ntc::dev::async_wait<1>();
 // CU-NEXT: if ((l_i + 2) <
 // CU-NEXT: ntc::dev::async_copy<
