@@ -1393,6 +1393,43 @@ void min_max_instruction_test() {
            cpu::cast<H>(host_tile<float>({N}, min_want)), bits());
 }
 
+/// convert_halves' NaN test (a max.NaN tree over the pair words): a NaN in any one half of N
+/// halves (N/2 words, not a power of two for N = 6) sends the whole tile element by element,
+/// which keeps its payload; without one, the packed conversion. Both directions, bit for bit
+/// against ntc::cpu's casts.
+template <class From, class To, int N> void convert_halves_test(const char *name) {
+  using HF = host_t<From>;
+  using HT = host_t<To>;
+  const uint16_t payload = std::is_same_v<From, __half> ? 0x7e15 : 0x7fc5; // quiet, payload 0x15
+  hvec<HF> in;
+  for (int nan = -1; nan < N; ++nan) // -1: no NaN; else a NaN with a payload at half `nan`
+    for (int s = 0; s < N; ++s) {
+      HF h = raw_t<HF>(cpu::convert<HF>(0.3 * s - 1.0));
+      if (s == nan)
+        std::memcpy(&h, &payload, sizeof(h));
+      in.push_back(h);
+    }
+  const int count = static_cast<int>(in.size());
+  DevBuf<From> din(in);
+  DevBuf<To> dout(count);
+  const From *pi = din.ptr;
+  To *po = dout.ptr;
+  launch<32>([=] __device__(Smem) {
+    const int t = int(threadIdx.x);
+    if (t > N)
+      return;
+    From half[N];
+    To other[N];
+    for (int s = 0; s < N; ++s)
+      half[s] = pi[t * N + s];
+    dev::detail::convert_halves(half, other);
+    for (int s = 0; s < N; ++s)
+      po[t * N + s] = other[s];
+  });
+  check<HT>(std::string("convert_halves ") + name, dout.get(),
+            cpu::cast<HT>(host_tile<HF>({count}, in)), bits());
+}
+
 /// Lane shares (LanePartial, defer-lane-sums): an online sum over the columns (Axis 1, Mma<W, 1>)
 /// or rows (Axis 0, Mma<1, W>) of three tiles carried as shares, `l = l * s + sum(x_i)` from
 /// shares of a start value, then added up, against the same with whole sums; the whole values
@@ -1651,6 +1688,9 @@ static void test_layouts() {
   layout_test<2, 2, 32, 48>("mma 2x2 (32,48)");
   layout_test<1, 4, 16, 128>("mma 1x4 (16,128)");
   min_max_instruction_test();
+  convert_halves_test<__half, __nv_bfloat16, 6>("float16 -> bfloat16, 3 words");
+  convert_halves_test<__half, __nv_bfloat16, 8>("float16 -> bfloat16, 4 words");
+  convert_halves_test<__nv_bfloat16, __half, 6>("bfloat16 -> float16, 3 words");
   lane_shares_test<8, 1, 128, 64, 1>("mma 8x1 (128,64) rows");
   lane_shares_test<4, 1, 64, 128, 1>("mma 4x1 (64,128) rows");
   lane_shares_test<1, 4, 16, 128, 0>("mma 1x4 (16,128) columns");
