@@ -5,24 +5,11 @@
 // fence.proxy.async (wait(), not wait<false>() as where only wgmma reads the stages:
 // tests/filecheck/cuda_tensor_maps.cpp).
 
-#include <ntc/dsl.hpp>
+#include "two_products.hpp"
 
 NT_ARRANGEMENT auto rows32(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
   auto q_tiled = q.tile({32, -1});
-  auto k_tiled = k.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
-  k_tiled.dtype() = k_tiled.dtype().squeeze({1});
-  auto v_tiled = v.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
-  v_tiled.dtype() = v_tiled.dtype().squeeze({1});
-  return nt::arrange(q_tiled, k_tiled, v_tiled, o.tile({32, -1}));
-}
-
-NT_APPLICATION void two_products(nt::Tile q, nt::Tile k, nt::Tile v, nt::Tile o) {
-  auto acc = ntl::zeros({q.shape(-2), q.shape(-1)}, ntl::float32);
-  for (int i = 0; i < k.shape(0); ++i) {
-    auto s = ntl::dot(q, ntl::trans(k[i]));
-    acc = acc * 0.5 + ntl::dot(s.to(ntl::float16), v[i]);
-  }
-  o = acc;
+  return nt::arrange(q_tiled, every_block(k, q_tiled), every_block(v, q_tiled), o.tile({32, -1}));
 }
 
 NT_KERNEL(narrow, rows32, two_products,

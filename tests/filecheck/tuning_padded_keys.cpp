@@ -4,27 +4,16 @@
 // shape is keyed by its bucket's extent (4096). Longer rows run the default, which scales its
 // warps with the row (two warps holding rows of 16384 elements would need 256 registers per
 // thread for them).
-#include <ntc/dsl.hpp>
-
-#include <limits>
-
-NT_ARRANGEMENT auto rows_arrangement(nt::Tensor input, nt::Tensor output) {
-  return nt::arrange(input.tile({1, -1}), output.tile({1, -1}));
-}
-
-NT_APPLICATION void softmax_application(nt::Tile input, nt::Tile output) {
-  auto numerator = ntl::exp(input - ntl::max(input));
-  output = numerator / ntl::sum(numerator);
-}
+#include "row_softmax.hpp"
 
 NT_KERNEL(row_softmax, rows_arrangement, softmax_application,
           nt::Tensor(2, nt::float32).other(-std::numeric_limits<double>::infinity()),
           nt::Tensor(2, nt::float32));
 
+// clang-format off
 // TABLE-ENTRY: {"kernel": "row_softmax", "hash": "@HASH@", "target": "cuda", "arch": "sm_90", "alignment": "any", "shape": {"input": [1823, 781], "output": [1823, 781]}, "bucket": {"input": [2048, 1024], "output": [2048, 1024]}, "config": "warps=2"}
 // TABLE-ENTRY: {"kernel": "row_softmax", "hash": "@HASH@", "target": "cuda", "arch": "sm_90", "alignment": "aligned16", "bucket": {"input": [64, 4096], "output": [64, 4096]}, "config": "warps=8"}
 
-// clang-format off
 // TABCU-NOT:  NP2_16384={{(2048|4096|8192|16384)}} (configuration warps=2)
 // TABCU-NOT:  NP2_16384={{(8192|16384)}} (configuration warps=8)
 // TABCU:      // row_softmax with NP2_16384=1024 (configuration warps=2); 64 threads

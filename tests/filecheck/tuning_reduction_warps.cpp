@@ -3,18 +3,7 @@
 // CUDA (nothing on the CPU); a kernel that neither reduces nor multiplies lists its default
 // alone. A table entry that picks warps=1 compiles one-warp programs, four to a block, next to
 // the default's (longer rows: more warps).
-#include <ntc/dsl.hpp>
-
-#include <limits>
-
-NT_ARRANGEMENT auto rows_arrangement(nt::Tensor input, nt::Tensor output) {
-  return nt::arrange(input.tile({1, -1}), output.tile({1, -1}));
-}
-
-NT_APPLICATION void softmax_application(nt::Tile input, nt::Tile output) {
-  auto numerator = ntl::exp(input - ntl::max(input));
-  output = numerator / ntl::sum(numerator);
-}
+#include "row_softmax.hpp"
 
 NT_KERNEL(row_softmax, rows_arrangement, softmax_application,
           nt::Tensor(2, nt::float32).other(-std::numeric_limits<double>::infinity()),
