@@ -7,9 +7,6 @@ namespace ntc::passes {
 
 namespace {
 
-/// Smallest padded tile extent compiled (smaller run-time extents use it, masked).
-constexpr int64_t kMinPaddedExtent = 16;
-
 using Axis = std::pair<std::string, std::vector<int64_t>>;
 
 std::vector<int64_t> powersOfTwo(int64_t lo, int64_t hi) {

@@ -146,7 +146,7 @@ std::vector<std::map<std::string, int64_t>> metaCombinations(const KernelSpec &s
 std::map<std::string, int64_t> probeValues(const kir::Function &f,
                                            std::map<std::string, int64_t> values) {
   for (const kir::PaddedExtent &p : f.padded)
-    values[p.symbol] = std::min<int64_t>(16, p.upperBound);
+    values[p.symbol] = std::min(kMinPaddedExtent, p.upperBound);
   for (const ParamSpec &p : f.spec.params)
     if (p.kind == ParamSpec::Kind::Constexpr && !p.constexprValues.empty())
       values[p.name] = static_cast<int64_t>(p.constexprValues.front());

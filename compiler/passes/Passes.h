@@ -125,6 +125,10 @@ inline constexpr int64_t kAnyConstexprValue = std::numeric_limits<int64_t>::min(
 /// the keys of TunedShape::values.
 bool isVariantConstexpr(const ParamSpec &p);
 
+/// The smallest padded tile extent compiled (smaller run-time extents use it, masked), unless
+/// the extent's upper bound is smaller.
+inline constexpr int64_t kMinPaddedExtent = 16;
+
 /// The extent a padded tile extent is compiled at for a run-time extent of `largest` (the
 /// largest of its actuals): the next power of two, at least 16 (or the upper bound when that
 /// is smaller). The dispatcher computes the same; a value above the upper bound is an error

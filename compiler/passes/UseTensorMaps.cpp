@@ -243,11 +243,12 @@ namespace {
 
 /// True when nothing in `body` accesses the stages of `buffers` but the tensor cores through
 /// wgmma descriptors: every view of such a stage is the B operand of a wgmma product
-/// (wgmmaProduct), or its A operand where A is swizzled in shared memory too (the shared-A
-/// product reads both through descriptors). A thread that loads such a stage (ldmatrix for
-/// mma.sync, an elementwise use) reads it through the generic proxy, which its wait must order
-/// before the copy engine's next write (fence.proxy.async); wgmma reads it through the async
-/// proxy, as the copy engine writes, and completes before the barrier that precedes the refill.
+/// (wgmmaProduct), or its A operand where A is swizzled in shared memory too, not transposed
+/// (the shared-A product reads both through descriptors; ntc::dev::dot_into_shared). A thread that
+/// loads such a stage (ldmatrix for mma.sync, an elementwise use) reads it through the generic
+/// proxy, which its wait must order before the copy engine's next write (fence.proxy.async); wgmma
+/// reads it through the async proxy, as the copy engine writes, and completes before the barrier
+/// that precedes the refill.
 bool readByTensorCoresOnly(const std::vector<Stmt> &body, const std::set<int> &buffers) {
   auto isStage = [&](const Value &v) {
     return v->kind == ValueKind::SharedStage && v->type.layout &&
@@ -259,7 +260,8 @@ bool readByTensorCoresOnly(const std::vector<Stmt> &body, const std::set<int> &b
     if (operand == 1)
       return true;
     const LayoutRef &a = user->operands[0]->type.layout;
-    return operand == 0 && a && a->kind == TileLayout::Kind::Shared && a->swizzle != 0;
+    return operand == 0 && a && a->kind == TileLayout::Kind::Shared && a->swizzle != 0 &&
+           !a->transposed;
   };
   bool only = true;
   forEachStmt(body, [&](const Stmt &s) {

@@ -110,7 +110,7 @@ std::string paddedExtentExpr(const kir::Function &f, const kir::PaddedExtent &p)
   std::string actuals;
   for (size_t i = 0; i < p.actuals.size(); ++i)
     actuals += (i ? ", " : "") + int64Expr(f, p.actuals[i]);
-  return "std::max<int64_t>(" + std::to_string(std::min<int64_t>(16, p.upperBound)) +
+  return "std::max<int64_t>(" + std::to_string(std::min(passes::kMinPaddedExtent, p.upperBound)) +
          ", ntc::rt::next_pow2(std::max<int64_t>({" + actuals + "})))";
 }
 
