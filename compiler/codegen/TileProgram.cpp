@@ -979,6 +979,9 @@ private:
     std::string x = operand(a, t, v), y = operand(b, t, v);
     if (!aTile && !bTile) // two elements: make one a tile for the library
       x = create("scalar", type(t), {}) + x + ")";
+    // A carried tile's rescale that warps skip where their factors are one (skip-unit-factors).
+    if (v->unlessOne)
+      return {ns_ + "::mul_unless_one(" + x + ", " + y + ")", true};
     if (op && !op->isFunction()) // an infix operator: (x + y)
       return {"(" + x + " " + op->token + " " + y + ")", true};
     // One max.NaN/min.NaN instruction where select-min-max marked it.

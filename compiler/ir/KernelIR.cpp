@@ -675,6 +675,8 @@ std::string valueString(const Function &f, const Value &v) {
       os << ", canonical_nan";
     if (v->kind == ValueKind::Binary && v->oneInstruction)
       os << ", one_instruction";
+    if (v->kind == ValueKind::Binary && v->unlessOne)
+      os << ", unless_one";
     if (v->kind == ValueKind::SharedStage ||
         (v->kind == ValueKind::ConvertLayout && v->type.layout && v->type.layout->buffer >= 0 &&
          v->type.layout->stages > 1))

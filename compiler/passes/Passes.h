@@ -389,6 +389,12 @@ kir::Function fuseDotAccumulate(const kir::Function &laidOut);
 /// DeferLaneSums.cpp). After fuse-dot-accumulate.
 kir::Function deferLaneSums(const kir::Function &laidOut);
 
+/// skip-unit-factors (GPU): a float product of a loop-carried Mma tile by the register broadcast
+/// of per-row (per-column) factors, in the loop's update of that tile, is marked
+/// ValueNode::unlessOne: a warp whose factors are all one skips it (see SkipUnitFactors.cpp).
+/// After defer-lane-sums.
+kir::Function skipUnitFactors(const kir::Function &laidOut);
+
 /// select-min-max (GPU): with knob minmax=1, every elementwise maximum/minimum of floats is
 /// marked ValueNode::oneInstruction (one max.NaN/min.NaN instruction; see SelectMinMax.cpp).
 kir::Function selectMinMax(const kir::Function &laidOut, const GpuTarget &gpu);

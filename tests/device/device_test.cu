@@ -1470,6 +1470,41 @@ template <int WM, int WN, int M, int N, int Axis> void lane_shares_test(const ch
   check<float>(n + " to shares and back", part(2), host_tile<float>({E}, scale), bits());
 }
 
+/// mul_unless_one (skip-unit-factors): an Mma tile times its rows' factors, broadcast; the
+/// factors are one except in rows 16 to 31 (one warp's, 0.5). The warp that holds those rows
+/// multiplies: a NaN there becomes the canonical NaN; the others keep their elements as they
+/// are: a NaN with a payload in row 3 keeps it. Bit for bit.
+template <int WM, int M, int N> void mul_unless_one_test(const char *name) {
+  using S = Shape<M, N>;
+  using P = dev::Mma<WM, 1>;
+  hvec<float> x = random_values<float>(S::numel, -4, 4);
+  hvec<float> factor(M, 1.0f);
+  for (int r = 16; r < 32; ++r)
+    factor[r] = 0.5f;
+  const float payload = __builtin_bit_cast(float, 0x7fc01234u);
+  x[3 * N + 5] = payload;
+  x[20 * N + 7] = payload;
+  hvec<float> want(S::numel);
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < N; ++c)
+      want[r * N + c] = x[r * N + c] * factor[r];
+  want[3 * N + 5] = payload;
+  want[20 * N + 7] = __builtin_bit_cast(float, 0x7fffffffu);
+  DevBuf<float> dx(x), df(factor), out(S::numel);
+  const float *px = dx.ptr, *pf = df.ptr;
+  float *po = out.ptr;
+  launch<32 * WM>(
+      [=] __device__(Smem smem) {
+        const auto t = dev::load<float, S, P>(px, 0.0f, RowMajor<S>{});
+        const auto f = dev::load<float, Shape<M>, dev::Slice<P, 1>>(pf, 0.0f, RowMajor<Shape<M>>{});
+        dev::store(po, dev::mul_unless_one(t, dev::broadcast_to<S>(dev::expand_dims<1>(f), smem)),
+                   RowMajor<S>{0});
+      },
+      0);
+  check<float>(std::string("mul_unless_one ") + name, out.get(),
+               host_tile<float>(shape_of<S>(), want), bits());
+}
+
 /// cast of an Mma-layout tile of From (float: the operand of a second product, as attention's
 /// p; float16/bfloat16: an epilogue's conversion before a TMA store) to float16/bfloat16:
 /// threads without NaNs take the packed conversion, the others narrow_float; both must match
@@ -1692,6 +1727,8 @@ static void test_layouts() {
   convert_halves_test<__half, __nv_bfloat16, 8>("float16 -> bfloat16, 4 words");
   convert_halves_test<__nv_bfloat16, __half, 6>("bfloat16 -> float16, 3 words");
   lane_shares_test<8, 1, 128, 64, 1>("mma 8x1 (128,64) rows");
+  mul_unless_one_test<4, 64, 64>("mma 4x1 (64,64)");
+  mul_unless_one_test<8, 128, 128>("mma 8x1 (128,128)");
   lane_shares_test<4, 1, 64, 128, 1>("mma 4x1 (64,128) rows");
   lane_shares_test<1, 4, 16, 128, 0>("mma 1x4 (16,128) columns");
   layout_dot_test<__half, 8, 1, 128, 64, 64>("float16 8x1 128x64x64");

@@ -42,13 +42,13 @@ NT_KERNEL(row_twice, row_arrangement, twice_application, nt::Tensor(2, nt::float
 NT_KERNEL(row_center, row_arrangement, center_application, nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, mark-dying-operands, mark-canonical-nans, select-min-max, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_row_softmax_program0, 128 threads,
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, skip-unit-factors, mark-dying-operands, mark-canonical-nans, select-min-max, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_row_softmax_program0, 128 threads,
 // GIR-NEXT: kernel row_softmax(
 // GIR-NEXT: %numerator = exp(sub(load input[] : float32[1, 1024] #blocked<128, chunk=1>, max(load input[] : float32[1, 1024] #blocked<128, chunk=1>) : float32[]) : float32[1, 1024] #blocked<128, chunk=1>) : float32[1, 1024] #blocked<128, chunk=1>
 // GIR-NEXT: store output[] <- div(%numerator : float32[1, 1024] #blocked<128, chunk=1>, sum(%numerator : float32[1, 1024] #blocked<128, chunk=1>) : float32[]) : float32[1, 1024] #blocked<128, chunk=1>
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, mark-dying-operands, mark-canonical-nans, select-min-max, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_row_softmax_program0_vec, 128 threads,
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, skip-unit-factors, mark-dying-operands, mark-canonical-nans, select-min-max, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_row_softmax_program0_vec, 128 threads,
 // GIR-NOT: #blocked
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, mark-dying-operands, mark-canonical-nans, select-min-max, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_row_center_program0, 128 threads,
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, skip-unit-factors, mark-dying-operands, mark-canonical-nans, select-min-max, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_row_center_program0, 128 threads,
 // GIR-NOT: #blocked
 // GIR: store output[] <- sub(load input[] : float32[1, 1024], sum(load input[] : float32[1, 1024], axis=1) : float32[1]) : float32[1, 1024]
 

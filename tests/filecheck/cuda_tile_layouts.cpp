@@ -46,7 +46,7 @@ NT_KERNEL(product_f16, whole, product, nt::Tensor(2, nt::float16), nt::Tensor(2,
 NT_KERNEL(product_f32, whole, product, nt::Tensor(2, nt::float32), nt::Tensor(2, nt::float32),
           nt::Tensor(2, nt::float32));
 
-// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, mark-dying-operands, mark-canonical-nans, select-min-max, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_attn_program0, 128 threads, scratch 72 bytes, total 19456 bytes)
+// GIR-LABEL: IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, skip-unit-factors, mark-dying-operands, mark-canonical-nans, select-min-max, assign-cyclic-layouts, pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and allocate-shared (ntc_attn_program0, 128 threads, scratch 72 bytes, total 19456 bytes)
 // The queries stay resident in a swizzled shared buffer of their own (keep-operands-resident).
 // GIR: %q_loaded = convert_layout(mul(load q[] : float16[64, 16], 1.4427 : float32[]) : float16[64, 16]) : float16[64, 16] #shared<offset=1024, swizzle=32B, buffer=2, stages=1x2048B>
 // GIR-NEXT: %acc = full(0) : float32[64, 16] #mma<4x1>

@@ -148,8 +148,9 @@ passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
                           const std::string &name, int threads, const GpuTarget &gpu,
                           std::ostream *trace, bool elementwiseAccess) {
   kir::Function laid = passes::selectMinMax(
-      passes::markCanonicalNaNs(passes::markDyingOperands(passes::deferLaneSums(
-          passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu))))),
+      passes::markCanonicalNaNs(
+          passes::markDyingOperands(passes::skipUnitFactors(passes::deferLaneSums(
+              passes::fuseDotAccumulate(passes::assignLayouts(unlaid, threads, gpu)))))),
       gpu);
   if (elementwiseAccess)
     laid = passes::assignCyclicLayouts(laid, threads);
@@ -160,7 +161,7 @@ passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
       threads, gpu);
   if (trace) {
     *trace << "// -----// IR after assign-layouts, fuse-dot-accumulate, defer-lane-sums, "
-              "mark-dying-operands, mark-canonical-nans, select-min-max, "
+              "skip-unit-factors, mark-dying-operands, mark-canonical-nans, select-min-max, "
            << (elementwiseAccess ? "assign-cyclic-layouts, " : "")
            << "pipeline-loads, swizzle-shared, keep-operands-resident, overlap-products and "
               "allocate-shared ("

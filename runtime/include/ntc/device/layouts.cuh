@@ -481,6 +481,22 @@ __device__ inline LTile<T, S2, P> broadcast_to(const LTile<T, S, Slice<P, D>> &t
   return r;
 }
 
+/// x · y element-wise, except that a warp whose elements of y are all exactly one returns x
+/// itself without multiplying (x · 1 is x; a NaN element keeps its payload rather than becoming
+/// the canonical NaN). Every lane of the warp must call it. For a carried tile rescaled by
+/// broadcast factors (the compiler's skip-unit-factors): y's registers repeat a few factors, so
+/// the test costs a comparison per factor, a vote and a branch.
+template <class T, class S, class L>
+__device__ inline LTile<T, S, L> mul_unless_one(const LTile<T, S, L> &x, const LTile<T, S, L> &y) {
+  bool one = true;
+#pragma unroll
+  for (int s = 0; s < y.Slots; ++s)
+    one = one && y.v[s] == ::ntc::dev::convert<T>(1.0);
+  if (__all_sync(0xffffffffu, one))
+    return x;
+  return x * y;
+}
+
 /// A tile broadcast to its own shape (no-op).
 template <class S2, class T, class L>
 __device__ inline LTile<T, S2, L> broadcast_to(const LTile<T, S2, L> &t, Smem = {}) {

@@ -1,0 +1,167 @@
+//===- SkipUnitFactors.cpp - a carried tile's rescale skipped where it is by one ---===//
+//
+// Online normalizations rescale a loop-carried accumulator every iteration by a factor per row
+// (or column): attention's `acc = acc * expand_dims(alpha, 1) + dot(p, v)` with
+// alpha = exp2(m_i - m_ij), which is exactly one in every row whose running maximum the
+// iteration did not raise, and that is most rows once the first blocks have been seen. The
+// product costs one instruction per element a thread holds (64 per thread and iteration at head
+// dimension 128) where the factors a thread holds are two; and x * 1 is x. So on the GPU such a
+// product tests the factors instead: where every factor the warp holds is exactly one, the warp
+// keeps the tile as it is (a warp vote and a uniform branch), otherwise it multiplies. The result
+// is the same bit for bit, except that a NaN element keeps its payload instead of becoming the
+// canonical NaN that the multiplication would make of it (the CPU keeps payloads too).
+//
+// The pass marks (ValueNode::unlessOne) a float `mul` found in the value of an assignment
+// `L <- ...` inside a loop, where L is carried by that loop (assigned in it, defined before it),
+// when
+//  * one operand is L itself (the accumulator as the iteration found it) and the other a tile
+//    whose layout is a Slice of the product's layout, broadcast by the product (the factors sit
+//    in the registers of the threads whose elements they scale);
+//  * the product's layout is an Mma layout (each element held by one thread) in which each
+//    thread holds at least kMinSkippedElements elements, and the broadcast repeats each factor
+//    at least kMinRepeats times, so that the test (a comparison per factor, a vote, a branch)
+//    is small against the multiplications it can save.
+// The factor becomes the second operand (the multiplication commutes). The printer calls
+// ntc::dev::mul_unless_one. Where the factors change every iteration the test is the whole
+// cost (docs/performance.md, thirtieth session: data whose running maximum rises at every key
+// block). GPU only; after defer-lane-sums, before pipeline-loads and overlap-products (which
+// move the assignment's value, marks included, into their own statements).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <set>
+
+namespace ntc::passes {
+
+namespace {
+
+using namespace kir;
+
+/// Fewest elements of the product per thread for the test to pay (about five instructions).
+constexpr int64_t kMinSkippedElements = 32;
+/// Fewest elements each factor scales (the factors a thread tests against those it multiplies).
+constexpr int64_t kMinRepeats = 16;
+
+/// True when `factor`, an operand of product `mul`, holds factors in a Slice of `mul`'s layout (an
+/// expand_dims, which the product broadcasts, or an explicit broadcast of one), each of them
+/// scaling at least kMinRepeats elements.
+bool isRegisterBroadcast(const Value &factor, const ValueNode &mul) {
+  const Value &factors = factor->kind == ValueKind::BroadcastTo ? factor->operands[0] : factor;
+  const LayoutRef &from = factors->type.layout;
+  if (!from || from->kind != TileLayout::Kind::Slice || !sameLayout(from->parent, mul.type.layout))
+    return false;
+  return shapeElements(mul.type.shape) >= kMinRepeats * shapeElements(factors->type.shape);
+}
+
+/// True when `v` is a product that the pass marks in the update of carried local `name`; sets
+/// `factorFirst` when the factor is the first operand.
+bool skippable(const Value &v, const std::string &name, bool &factorFirst) {
+  if (v->kind != ValueKind::Binary || v->op != "mul" || !isFloat(v->type.dtype))
+    return false;
+  const LayoutRef &l = v->type.layout;
+  if (!l || l->kind != TileLayout::Kind::Mma)
+    return false;
+  const int64_t threads = 32LL * l->warpsM * l->warpsN;
+  if (shapeElements(v->type.shape) < kMinSkippedElements * threads)
+    return false;
+  for (int i = 0; i < 2; ++i) {
+    const Value &x = v->operands[static_cast<size_t>(i)];
+    const Value &factor = v->operands[static_cast<size_t>(1 - i)];
+    if (x->kind == ValueKind::Local && x->local == name && sameLayout(x->type.layout, l) &&
+        isRegisterBroadcast(factor, *v)) {
+      factorFirst = i == 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The locals that `body` defines (nested statements included).
+std::set<std::string> definedIn(const std::vector<Stmt> &body) {
+  std::set<std::string> names;
+  forEachStmt(body, [&](const Stmt &s) {
+    if (s->kind == StmtKind::Define)
+      names.insert(s->var);
+    return true;
+  });
+  return names;
+}
+
+/// `value` (assigned to carried local `name`) with its skippable products marked.
+Value markProducts(const Value &value, const std::string &name) {
+  ValueMemo memo;
+  return mapValue(
+      value,
+      [&](const Value &node, const std::vector<Value> &operands) -> Value {
+        bool factorFirst = false;
+        if (!skippable(node, name, factorFirst))
+          return nullptr;
+        ValueNode marked = *node;
+        marked.operands = operands;
+        if (factorFirst)
+          std::swap(marked.operands[0], marked.operands[1]);
+        marked.unlessOne = true;
+        return std::make_shared<const ValueNode>(std::move(marked));
+      },
+      memo);
+}
+
+/// `body` of a loop whose carried locals are `carried`, with the updates of those marked.
+std::vector<Stmt> markUpdates(const std::vector<Stmt> &body, const std::set<std::string> &carried);
+
+/// `body` with the updates of every loop's carried locals marked (loops nested anywhere).
+std::vector<Stmt> markLoops(const std::vector<Stmt> &body) {
+  std::vector<Stmt> out;
+  out.reserve(body.size());
+  for (const Stmt &s : body) {
+    if (s->kind != StmtKind::For && s->kind != StmtKind::If) {
+      out.push_back(s);
+      continue;
+    }
+    StmtNode n = *s;
+    if (s->kind == StmtKind::For) {
+      const std::set<std::string> defined = definedIn(s->body);
+      std::set<std::string> carried;
+      forEachStmt(s->body, [&](const Stmt &t) {
+        if (t->kind == StmtKind::Assign && !defined.count(t->var))
+          carried.insert(t->var);
+        return true;
+      });
+      n.body = markUpdates(markLoops(s->body), carried);
+    } else {
+      n.body = markLoops(s->body);
+      n.orelse = markLoops(s->orelse);
+    }
+    out.push_back(std::make_shared<const StmtNode>(std::move(n)));
+  }
+  return out;
+}
+
+std::vector<Stmt> markUpdates(const std::vector<Stmt> &body, const std::set<std::string> &carried) {
+  std::vector<Stmt> out;
+  out.reserve(body.size());
+  for (const Stmt &s : body) {
+    if (s->kind == StmtKind::Assign && carried.count(s->var)) {
+      out.push_back(withValue(s, markProducts(s->value, s->var)));
+    } else if (s->kind == StmtKind::If) {
+      StmtNode n = *s;
+      n.body = markUpdates(s->body, carried);
+      n.orelse = markUpdates(s->orelse, carried);
+      out.push_back(std::make_shared<const StmtNode>(std::move(n)));
+    } else {
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+kir::Function skipUnitFactors(const kir::Function &laidOut) {
+  Function out = laidOut;
+  out.body = markLoops(laidOut.body);
+  return out;
+}
+
+} // namespace ntc::passes
