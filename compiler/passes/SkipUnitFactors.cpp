@@ -60,9 +60,13 @@ bool isRegisterBroadcast(const Value &factor, const ValueNode &mul) {
   return shapeElements(mul.type.shape) >= kMinRepeats * shapeElements(factors->type.shape);
 }
 
-/// True when `v` is a product that the pass marks in the update of carried local `name`; sets
-/// `factorFirst` when the factor is the first operand.
-bool skippable(const Value &v, const std::string &name, bool &factorFirst) {
+/// True when `v` is local `name` itself.
+bool isLocal(const Value &v, const std::string &name) {
+  return v->kind == ValueKind::Local && v->local == name;
+}
+
+/// True when `v` is a product that the pass marks in the update of carried local `name`.
+bool skippable(const Value &v, const std::string &name) {
   if (v->kind != ValueKind::Binary || v->op != "mul" || !isFloat(v->type.dtype))
     return false;
   const LayoutRef &l = v->type.layout;
@@ -73,83 +77,47 @@ bool skippable(const Value &v, const std::string &name, bool &factorFirst) {
     return false;
   for (int i = 0; i < 2; ++i) {
     const Value &x = v->operands[static_cast<size_t>(i)];
-    const Value &factor = v->operands[static_cast<size_t>(1 - i)];
-    if (x->kind == ValueKind::Local && x->local == name && sameLayout(x->type.layout, l) &&
-        isRegisterBroadcast(factor, *v)) {
-      factorFirst = i == 1;
+    if (isLocal(x, name) && sameLayout(x->type.layout, l) &&
+        isRegisterBroadcast(v->operands[static_cast<size_t>(1 - i)], *v))
       return true;
-    }
   }
   return false;
 }
 
-/// The locals that `body` defines (nested statements included).
-std::set<std::string> definedIn(const std::vector<Stmt> &body) {
-  std::set<std::string> names;
-  forEachStmt(body, [&](const Stmt &s) {
+/// The locals that `loop` carries: assigned in its body (nested statements included) and not
+/// defined there.
+std::set<std::string> carriedBy(const Stmt &loop) {
+  std::set<std::string> defined, assigned;
+  forEachStmt(loop->body, [&](const Stmt &s) {
     if (s->kind == StmtKind::Define)
-      names.insert(s->var);
+      defined.insert(s->var);
+    else if (s->kind == StmtKind::Assign)
+      assigned.insert(s->var);
     return true;
   });
-  return names;
+  std::set<std::string> carried;
+  for (const std::string &name : assigned)
+    if (!defined.count(name))
+      carried.insert(name);
+  return carried;
 }
 
-/// `value` (assigned to carried local `name`) with its skippable products marked.
-Value markProducts(const Value &value, const std::string &name) {
-  ValueMemo memo;
-  return mapValue(
-      value,
-      [&](const Value &node, const std::vector<Value> &operands) -> Value {
-        bool factorFirst = false;
-        if (!skippable(node, name, factorFirst))
-          return nullptr;
-        ValueNode marked = *node;
-        marked.operands = operands;
-        if (factorFirst)
-          std::swap(marked.operands[0], marked.operands[1]);
-        marked.unlessOne = true;
-        return std::make_shared<const ValueNode>(std::move(marked));
-      },
-      memo);
-}
-
-/// `body` of a loop whose carried locals are `carried`, with the updates of those marked.
-std::vector<Stmt> markUpdates(const std::vector<Stmt> &body, const std::set<std::string> &carried);
-
-/// `body` with the updates of every loop's carried locals marked (loops nested anywhere).
-std::vector<Stmt> markLoops(const std::vector<Stmt> &body) {
-  std::vector<Stmt> out;
-  out.reserve(body.size());
-  for (const Stmt &s : body) {
-    if (s->kind != StmtKind::For && s->kind != StmtKind::If) {
-      out.push_back(s);
-      continue;
-    }
-    StmtNode n = *s;
-    if (s->kind == StmtKind::For) {
-      const std::set<std::string> defined = definedIn(s->body);
-      std::set<std::string> carried;
-      forEachStmt(s->body, [&](const Stmt &t) {
-        if (t->kind == StmtKind::Assign && !defined.count(t->var))
-          carried.insert(t->var);
-        return true;
-      });
-      n.body = markUpdates(markLoops(s->body), carried);
-    } else {
-      n.body = markLoops(s->body);
-      n.orelse = markLoops(s->orelse);
-    }
-    out.push_back(std::make_shared<const StmtNode>(std::move(n)));
-  }
-  return out;
-}
-
+/// `body` of a loop whose carried locals are `carried`, with the skippable products of their
+/// updates (at the top level of the body or in its Ifs) marked, the factor second.
 std::vector<Stmt> markUpdates(const std::vector<Stmt> &body, const std::set<std::string> &carried) {
   std::vector<Stmt> out;
   out.reserve(body.size());
   for (const Stmt &s : body) {
     if (s->kind == StmtKind::Assign && carried.count(s->var)) {
-      out.push_back(withValue(s, markProducts(s->value, s->var)));
+      const std::string &name = s->var;
+      out.push_back(markValues(
+                        {s}, [&](const Value &v) { return skippable(v, name); },
+                        [&](ValueNode &mul) {
+                          if (!isLocal(mul.operands[0], name))
+                            std::swap(mul.operands[0], mul.operands[1]);
+                          mul.unlessOne = true;
+                        })
+                        .front());
     } else if (s->kind == StmtKind::If) {
       StmtNode n = *s;
       n.body = markUpdates(s->body, carried);
@@ -166,7 +134,13 @@ std::vector<Stmt> markUpdates(const std::vector<Stmt> &body, const std::set<std:
 
 kir::Function skipUnitFactors(const kir::Function &laidOut) {
   Function out = laidOut;
-  out.body = markLoops(laidOut.body);
+  // Inner loops first: an update in an inner loop is that loop's (it carries the local too).
+  out.body = rewriteLoops(laidOut.body, [](const Stmt &loop, int, std::vector<Stmt> &rewritten) {
+    StmtNode marked = *loop;
+    marked.body = markUpdates(loop->body, carriedBy(loop));
+    rewritten.push_back(std::make_shared<const StmtNode>(std::move(marked)));
+    return true;
+  });
   return out;
 }
 
