@@ -1851,6 +1851,59 @@ template <class T, class S, int WM, int WN> void mma_store_vec(const char *name)
            out_vec.get(), host_tile<H>({R * ld}, out.get()), bits());
 }
 
+/// load_vec of an Mma<WM, WN> tile (fragment rows of layout::mma_store_chunk elements, quads
+/// exchanging column pairs for chunks of 8) and of a Slice of its columns (pairs) against load
+/// element by element: an (R, C) window of a matrix with leading dimension ld, masked beyond
+/// it (`other` there), so that the chunks that straddle the bounds go element by element. The
+/// tiles are compared slot by slot in every thread (stored as they are held).
+template <class T, class S, int WM, int WN> void mma_load_vec(const char *name) {
+  constexpr int R = S::dim(0) - 3, C = S::dim(1) - 5, ld = S::dim(1) + 8;
+  constexpr int V = dev::layout::mma_store_chunk(S::dim(1), WN, int(sizeof(T)));
+  constexpr int Th = 32 * WM * WN;
+  using M = dev::Mma<WM, WN>;
+  using Row = dev::Shape<S::dim(1)>;
+  using Columns = dev::Slice<M, 0>;
+  constexpr int Slots = dev::LTile<T, S, M>::Slots, RowSlots = dev::LTile<T, Row, Columns>::Slots;
+  using H = host_t<T>;
+  const hvec<H> a = random_values<H>(R * ld, -10, 10);
+  DevBuf<T> da(a);
+  DevBuf<T> plain(Th * Slots), vec(Th * Slots), row_plain(Th * RowSlots), row_vec(Th * RowSlots);
+  const T *pa = da.ptr;
+  T *pp = plain.ptr, *pv = vec.ptr, *rp = row_plain.ptr, *rv = row_vec.ptr;
+  launch<Th>([=] __device__(Smem) {
+    auto offset = [](const int *i) -> long long {
+      return i[0] < R && i[1] < C ? (long long)i[0] * ld + i[1] : dev::masked;
+    };
+    auto chunk = [](const int *i) -> long long {
+      return i[0] < R && i[1] + V - 1 < C ? (long long)i[0] * ld + i[1] : dev::masked;
+    };
+    // Row R - 1 of the window, as a bias row is read.
+    auto row_offset = [](const int *i) -> long long {
+      return i[0] < C ? (long long)(R - 1) * ld + i[0] : dev::masked;
+    };
+    auto row_chunk = [](const int *i) -> long long {
+      return i[0] + 1 < C ? (long long)(R - 1) * ld + i[0] : dev::masked;
+    };
+    const auto t = dev::load<T, S, M>(pa, -1, offset);
+    const auto u = dev::load_vec<T, S, M>(pa, -1, offset, chunk);
+    const auto r = dev::load<T, Row, Columns>(pa, -1, row_offset);
+    const auto w = dev::load_vec<T, Row, Columns>(pa, -1, row_offset, row_chunk);
+    const int me = int(threadIdx.x);
+    for (int s = 0; s < Slots; ++s) {
+      pp[me * Slots + s] = t.v[s];
+      pv[me * Slots + s] = u.v[s];
+    }
+    for (int s = 0; s < RowSlots; ++s) {
+      rp[me * RowSlots + s] = r.v[s];
+      rv[me * RowSlots + s] = w.v[s];
+    }
+  });
+  check<H>(std::string("load_vec of Mma ") + name + " (chunks of " + std::to_string(V) + ")",
+           vec.get(), host_tile<H>({Th * Slots}, plain.get()), bits());
+  check<H>(std::string("load_vec of its column Slice ") + name + " (pairs)", row_vec.get(),
+           host_tile<H>({Th * RowSlots}, row_plain.get()), bits());
+}
+
 /// dot_loop against the CPU: a (M×K)·(K×N) product walked in BK steps by one BM×BN block
 /// whose tiles overhang every edge (masked), from row-major matrices with aligned rows (Vec)
 /// or read element by element. AccZero: the accumulator starts at zero and dot_loop is told so.
@@ -2041,6 +2094,10 @@ static void test_memory() {
   mma_store_vec<__nv_bfloat16, Shape<64, 128>, 2, 2>("bfloat16 64x128 on 2x2 warps");
   mma_store_vec<__half, Shape<64, 64>, 1, 4>("float16 64x64 on 1x4 warps (pairs)");
   mma_store_vec<float, Shape<64, 128>, 4, 1>("float32 64x128 on 4x1 warps (pairs)");
+  mma_load_vec<__half, Shape<128, 256>, 8, 1>("float16 128x256 on 8x1 warps");
+  mma_load_vec<__nv_bfloat16, Shape<64, 128>, 2, 2>("bfloat16 64x128 on 2x2 warps");
+  mma_load_vec<__half, Shape<64, 64>, 1, 4>("float16 64x64 on 1x4 warps (pairs)");
+  mma_load_vec<float, Shape<64, 128>, 4, 1>("float32 64x128 on 4x1 warps (pairs)");
   async_copy_affine<64, 64, 256>("64x64 inside", 8, 64);
   async_copy_affine<64, 64, 256>("64x64 over the last rows", 48, 64);
   async_copy_affine<32, 128, 128>("32x128 over the last columns", 16, 64);

@@ -75,6 +75,8 @@ template <int WM, int WN> struct Mma {
   static_assert(WM > 0 && WN > 0, "ntc::dev::Mma: warps must be positive");
   /// Threads of the block.
   static constexpr int threads = 32 * WM * WN;
+  /// Warps along the columns.
+  static constexpr int warps_n = WN;
   /// The layout on an M × N shape S.
   template <class S> struct on {
     static_assert(S::rank == 2, "ntc::dev::Mma: 2-D tiles only");
@@ -451,6 +453,91 @@ __device__ inline void store_vec(T *base, const LTile<U, S, Mma<WM, WN>> &value,
       put(index, packed);
     }
   }
+}
+
+namespace detail {
+
+/// True for Slice<Mma<WM, WN>, 0>: the columns of an Mma layout, a thread holding two
+/// consecutive ones per fragment.
+template <class L> inline constexpr bool column_slice_v = false;
+template <int WM, int WN> inline constexpr bool column_slice_v<Slice<Mma<WM, WN>, 0>> = true;
+
+/// Reads the V consecutive elements from `index` (its last coordinate advancing) into
+/// `packed`: one access of V elements where chunk(index) is not `masked`, else element by
+/// element through offset, `fill` where that is masked (load_vec's contract, memory.cuh).
+template <int V, int Rank, class T, class F, class C>
+__device__ inline void load_chunk(const T *base, T fill, F &offset, C &chunk, int *index,
+                                  T *packed) {
+  using Word = typename vector_word<int(sizeof(T)) * V>::type;
+  const long long first = static_cast<long long>(chunk(static_cast<const int *>(index)));
+  if (first != masked) {
+    const Word word = *reinterpret_cast<const Word *>(base + first);
+    std::memcpy(packed, &word, sizeof(word));
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < V; ++k, ++index[Rank - 1]) {
+    const long long off = static_cast<long long>(offset(static_cast<const int *>(index)));
+    packed[k] = off != masked ? base[off] : fill;
+  }
+}
+
+} // namespace detail
+
+/// load() of an Mma tile, or of a Slice of its columns, with vector accesses: an Mma tile as
+/// store_vec stores it, mirrored (16-bit elements in chunks of 8 where every warp's columns
+/// are whole groups of four fragments: thread q reads all of fragment 4j + q's row, then the
+/// quad's threads exchange column pairs so that each holds its own; else the two consecutive
+/// columns of each fragment row that a thread holds), a column Slice by the two consecutive
+/// columns of each fragment. Under the contract of load_vec (memory.cuh): chunk(index) is the
+/// offset of the chunk that starts at index when all of it is in bounds, `masked` otherwise;
+/// such a chunk is read element by element through offset, with `other` where that is masked.
+template <class T, class S, class L, class O, class F, class C>
+__device__ inline LTile<T, S, L> load_vec(const T *base, O other, F offset, C chunk) {
+  const T fill = ::ntc::dev::convert<T>(other);
+  LTile<T, S, L> r;
+  if constexpr (detail::column_slice_v<L>) {
+#pragma unroll
+    for (int s = 0; s < r.Slots; s += 2) {
+      int index[S::rank] = {};
+      r.coord(s, index);
+      detail::load_chunk<2, S::rank>(base, fill, offset, chunk, index, &r.v[s]);
+    }
+  } else {
+    static_assert(S::rank == 2, "ntc::dev::load_vec: an Mma tile is 2-D");
+    using Map = typename L::template on<S>;
+    constexpr int V = layout::mma_store_chunk(Map::N, L::warps_n, int(sizeof(T)));
+    if constexpr (V == 8) {
+      const int q = int(threadIdx.x) % 4;
+#pragma unroll
+      for (int mi = 0; mi < Map::MT; ++mi)
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+#pragma unroll
+          for (int group = 0; group < Map::NT / 4; ++group) {
+            int index[2];
+            r.coord(4 * (mi * Map::NT + 4 * group + q) + 2 * half, index);
+            index[1] -= 2 * q; // the fragment row's first column
+            T packed[8];
+            detail::load_chunk<8, 2>(base, fill, offset, chunk, index, packed);
+            uint32_t w[4]; // w[j]: columns 2j, 2j + 1 of fragment 4·group + q
+            std::memcpy(w, packed, sizeof(w));
+            detail::quad_transpose(w); // w[j]: this thread's columns of fragment 4·group + j
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+              std::memcpy(&r.v[4 * (mi * Map::NT + 4 * group + j) + 2 * half], &w[j],
+                          sizeof(uint32_t));
+          }
+    } else {
+#pragma unroll
+      for (int s = 0; s < r.Slots; s += 2) {
+        int index[2];
+        r.coord(s, index);
+        detail::load_chunk<2, 2>(base, fill, offset, chunk, index, &r.v[s]);
+      }
+    }
+  }
+  return r;
 }
 
 // --- shape operations ---------------------------------------------------------------------------
