@@ -12,7 +12,9 @@
 //   of the result, so that broadcasting stays in registers;
 // * a reduction of an Mma tile along one axis gives the Slice layout; expand_dims and
 //   broadcast_to of a Slice tile return towards the parent;
-// * loads, random numbers and everything else stay blocked; values made from constants,
+// * loads, random numbers and everything else stay blocked, except that elementwise arithmetic
+//   on loads whose result an Mma (or Slice) operand needs is computed in that layout, loads
+//   included (loadedInPlace): no conversion through shared memory; values made from constants,
 //   aranges and offsets alone are materialized in whatever layout their user wants;
 // * a local variable takes the join of the layouts of every value assigned to it (a fixed
 //   point over the loop bodies), so that loop-carried accumulators stay in fragments.
@@ -293,7 +295,7 @@ private:
     Abstract a = infer(v);
     if (shapeElements(v->type.shape) == 1)
       r = rebuild(v, nullptr);
-    else if (a.kind == Abstract::Free)
+    else if (a.kind == Abstract::Free || loadedInPlace(v, want))
       r = rebuild(v, want);
     else
       r = rebuild(v, concrete(a));
@@ -301,6 +303,47 @@ private:
       r = makeConvertLayout(r, want, false);
     lowered_.emplace(key, r);
     return r;
+  }
+
+  /// True when `v`, computed blocked, is better computed in `want` from the start: `want` is
+  /// an Mma layout or a Slice of one, and `v` is elementwise arithmetic on loads, constants and
+  /// scalars alone. Its loads then read each thread's own elements (in fragment rows: see
+  /// ntc::dev::load_vec of an Mma tile) instead of loading blocked and converting the tile
+  /// through shared memory, which costs a round trip, a barrier and, for the float32 result of
+  /// `beta * input`, twice the bytes; a GEMM epilogue without conversions also keeps a
+  /// persistent program's consumers off shared memory (specialize-warps).
+  bool loadedInPlace(const Value &v, const LayoutRef &want) {
+    if (!want ||
+        (want->kind != TileLayout::Kind::Mma &&
+         !(want->kind == TileLayout::Kind::Slice && want->parent->kind == TileLayout::Kind::Mma)))
+      return false;
+    bool loads = false, elementwise = true;
+    forEachValue(v, [&](const Value &x) {
+      switch (x->kind) {
+      case ValueKind::Load:
+        loads = true;
+        break;
+      case ValueKind::Constant:
+      case ValueKind::ScalarParam:
+      case ValueKind::Index:
+      case ValueKind::Full:
+      case ValueKind::Arange:
+      case ValueKind::Offsets:
+      case ValueKind::Unary:
+      case ValueKind::Cast:
+        break;
+      case ValueKind::Binary:
+      case ValueKind::Where:
+        // Operands of the result's shape or one element: rebuild keeps them in `want`.
+        for (const Value &o : x->operands)
+          elementwise =
+              elementwise && (o->type.shape == x->type.shape || shapeElements(o->type.shape) == 1);
+        break;
+      default:
+        elementwise = false;
+      }
+    });
+    return loads && elementwise;
   }
 
   /// The layout an operand of shape `from` needs so that it broadcasts in registers into a

@@ -303,10 +303,13 @@ std::optional<VectorAccess> planVectorAccess(const Access &access, int elementBy
 /// The chunk width of an access's tile in the blocked register layout over `threads` threads.
 int registerChunk(const Access &access, int threads);
 
-/// The chunk width of a store of a register tile in layout `layout` (null: blocked) to
-/// elements of `elementBytes` bytes: the blocked layout's chunk (registerChunk), an Mma tile's
-/// dev::layout::mma_store_chunk (ntc::dev::store_vec), 0 for layouts stored element by element.
-int storeChunk(const kir::LayoutRef &layout, const Access &access, int threads, int elementBytes);
+/// The chunk width of a load (`load`) or store of a register tile in layout `layout` (null:
+/// blocked) from or to elements of `elementBytes` bytes: the blocked layout's chunk
+/// (registerChunk), an Mma tile's dev::layout::mma_store_chunk (ntc::dev::load_vec,
+/// ntc::dev::store_vec), 2 for a load of a Slice of an Mma layout's columns, 0 for layouts
+/// accessed element by element.
+int tileChunk(const kir::LayoutRef &layout, const Access &access, int threads, int elementBytes,
+              bool load);
 
 /// Elements per chunk of dot_loop's operand copies (16 bytes of float16/bfloat16).
 inline constexpr int kDotLoopChunk = 8;
@@ -332,8 +335,8 @@ struct VectorPlan {
 
 /// plan-vector-chunks: the laid-out function of the program with vector accesses, with the
 /// chunk of every access that moves whole chunks with vector instructions recorded
-/// (ValueNode/StmtNode::vectorChunk): blocked register loads (registerChunk), stores
-/// (storeChunk), a GEMM main loop's operand loads (kDotLoopChunk) and pipelined copies
+/// (ValueNode/StmtNode::vectorChunk): register loads and stores of blocked and Mma tiles
+/// (tileChunk), a GEMM main loop's operand loads (kDotLoopChunk) and pipelined copies
 /// (asyncCopyChunk), each where planVectorAccess accepts it.
 VectorPlan planVectorChunks(const kir::Function &laid, const GridInfo &grid, int threads,
                             const GpuTarget &gpu);
@@ -510,10 +513,11 @@ TensorMapPlan releaseStages(const TensorMapPlan &plan, int threads, const GpuTar
 int clusterSize(const kir::Function &f);
 
 /// True when the top level of `f`'s body is one loop and statements that compute on registers
-/// alone (no loads, reductions, layout conversions or products; stores of values of the stored
-/// parameter's element type), no parameter being jagged: the
-/// shape of program specialize-warps can make persistent (checked before layouts, too).
-bool warpSpecializable(const kir::Function &f);
+/// and global loads alone (no reductions, layout conversions or products, no shared memory;
+/// stores into 16-bit parameters), no parameter being jagged: the shape of program
+/// specialize-warps can make persistent. `laidOut`: `f` has its layouts (broadcasts must then
+/// be of Slice tiles); before layout assignment they are taken on trust.
+bool warpSpecializable(const kir::Function &f, bool laidOut);
 
 /// specialize-warps (GPU, sm_90a, knobs `tma=1,persistent=1`): `tma` (after use-tensor-maps, for
 /// a block of `threads` consumer threads and `totalBytes` of shared memory) as a persistent,

@@ -39,9 +39,14 @@ int registerChunk(const Access &access, int threads) {
   return dev::layout::chunk_width(static_cast<int>(numel), threads);
 }
 
-int storeChunk(const kir::LayoutRef &layout, const Access &access, int threads, int elementBytes) {
+int tileChunk(const kir::LayoutRef &layout, const Access &access, int threads, int elementBytes,
+              bool load) {
   if (!layout)
     return registerChunk(access, threads);
+  // A Slice of an Mma layout's columns: two consecutive columns per fragment (load_vec only).
+  if (load && layout->kind == kir::TileLayout::Kind::Slice && layout->dim == 0 &&
+      layout->parent->kind == kir::TileLayout::Kind::Mma)
+    return 2;
   if (layout->kind != kir::TileLayout::Kind::Mma)
     return 0;
   const Expr &columns = access.laneExtents.back();

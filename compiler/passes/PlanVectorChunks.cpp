@@ -6,8 +6,8 @@
 // the chunk of each access (ValueNode/StmtNode::vectorChunk), which the printer prints, and
 // collects the dispatcher's checks for the same accesses (one ntc::rt::vector_ready per
 // parameter and dimension that they walk). Chunks:
-//   * a load of a register tile in the blocked layout: the layout's chunk (registerChunk);
-//   * a store: the stored value's chunk (storeChunk: blocked chunks, or Mma fragment rows);
+//   * a load of a register tile and a store: the tile's chunk in its layout (tileChunk:
+//     blocked chunks, Mma fragment rows, or a column Slice's pairs);
 //   * the operand loads of a GEMM main loop (planDotLoop): dot_loop's 16-byte copies;
 //   * the load of a pipelined copy (AsyncCopy): 16-byte asynchronous copies, when a row is a
 //     whole number of them.
@@ -72,16 +72,17 @@ private:
     return chunk;
   }
 
-  /// `v` with its loads of blocked register tiles chunked.
+  /// `v` with its loads of register tiles chunked (blocked, Mma and column Slice tiles).
   kir::Value registerLoads(const kir::Value &v) {
     kir::ValueMemo memo;
     return kir::mapValue(
         v,
         [&](const kir::Value &n, const std::vector<kir::Value> &) -> kir::Value {
-          if (n->kind != kir::ValueKind::Load || n->type.layout)
+          if (n->kind != kir::ValueKind::Load)
             return nullptr;
           const Access a = access(n->param, n->subscripts);
-          const int chunk = accepted(a, n->param, registerChunk(a, threads_));
+          const int chunk = accepted(
+              a, n->param, tileChunk(n->type.layout, a, threads_, elementBytes(n->param), true));
           return chunk > 0 ? kir::withVectorChunk(n, chunk) : nullptr;
         },
         memo);
@@ -125,7 +126,7 @@ private:
     kir::Stmt stored = kir::makeStore(s->param, s->subscripts, registerLoads(s->value));
     const Access a = access(s->param, s->subscripts);
     const int chunk = accepted(
-        a, s->param, storeChunk(s->value->type.layout, a, threads_, elementBytes(s->param)));
+        a, s->param, tileChunk(s->value->type.layout, a, threads_, elementBytes(s->param), false));
     return chunk > 0 ? kir::withVectorChunk(stored, chunk) : stored;
   }
 
