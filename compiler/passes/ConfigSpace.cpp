@@ -303,7 +303,7 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
         // tile (staged apart, in rounds) fit in shared memory; two consumer warpgroups (a 128-row
         // tile: one warpgroup's tile is too small to gain).
         const bool persistable =
-            gpu.hasHopper() && loops.size() == 1 && warpSpecializable(*specialized);
+            gpu.hasHopper() && loops.size() == 1 && warpSpecializable(*specialized, false);
         for (int warps : kGemmWarps)
           for (int stages : kGemmStages)
             for (int64_t band : kGemmBands) {

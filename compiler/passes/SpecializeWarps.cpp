@@ -19,7 +19,9 @@
 //     TMA), definitions and assignments before and after it, and stores by TMA
 //     (into 16-bit parameters, a value of another element type converted in registers);
 //   * those statements compute on registers alone: constants, scalars, locals, fills, casts,
-//     elementwise operations (no loads, reductions, layout conversions or products);
+//     elementwise operations, loads from global memory into registers, broadcasts of Slice
+//     tiles (no reductions, layout conversions or products: addmm's and linear's epilogues
+//     qualify once assign-layouts loads their tiles in the accumulator's layout);
 //   * the loop's bounds and the coordinates and residual conditions of its copies depend on
 //     program coordinates and sizes only (the producer computes them without the body);
 //   * no parameter is jagged, one program per block, the loop multiplies with wgmma (sm_90a)
@@ -56,8 +58,13 @@ constexpr int kProducerRegisters = 40;
 /// Registers of one SM's register file that a block may hold.
 constexpr int kRegisterFile = 65536;
 
-/// True when `v` computes on registers alone (no memory, no communication between threads).
-bool registersOnly(const Value &v) {
+/// True when `v` computes on registers and global memory alone: no shared memory, no
+/// communication between threads. Loads read global memory straight into each thread's
+/// registers (in any register layout: assign-layouts loads an epilogue's operands in the
+/// accumulator's layout); a broadcast or an inserted axis of a Slice tile stays in registers.
+/// Before layouts are assigned (`laidOut` false) every tile is unlaid, and broadcasts are
+/// taken on trust; specialize-warps checks the laid-out program again.
+bool registersOnly(const Value &v, bool laidOut) {
   bool only = true;
   forEachValue(v, [&](const Value &x) {
     switch (x->kind) {
@@ -70,7 +77,14 @@ bool registersOnly(const Value &v) {
     case ValueKind::Unary:
     case ValueKind::Binary:
     case ValueKind::Where:
+    case ValueKind::Load:
       break;
+    case ValueKind::ExpandDims:
+    case ValueKind::BroadcastTo: {
+      const LayoutRef &from = x->operands[0]->type.layout;
+      only = only && (!laidOut || (from && from->kind == TileLayout::Kind::Slice));
+      break;
+    }
     default:
       only = false;
     }
@@ -127,7 +141,7 @@ int64_t stagedBlocks(const kir::Function &f, const StmtNode &s) {
 
 } // namespace
 
-bool warpSpecializable(const kir::Function &f) {
+bool warpSpecializable(const kir::Function &f, bool laidOut) {
   int loops = 0;
   for (const ParamSpec &p : f.spec.params)
     if (p.jaggedDim)
@@ -142,13 +156,13 @@ bool warpSpecializable(const kir::Function &f) {
       // matmul_bf16's float16 result, in registers first).
       const ParamSpec &dst =
           f.spec.params[static_cast<size_t>(f.spec.arranged[static_cast<size_t>(s->param)].source)];
-      if (dtypeBytes(dst.dtype) != 2 || !registersOnly(s->value))
+      if (dtypeBytes(dst.dtype) != 2 || !registersOnly(s->value, laidOut))
         return false;
       break;
     }
     case StmtKind::Define:
     case StmtKind::Assign:
-      if (!registersOnly(s->value))
+      if (!registersOnly(s->value, laidOut))
         return false;
       break;
     default:
@@ -162,7 +176,8 @@ std::optional<kir::Function> specializeWarps(const kir::Function &tma, const Gri
                                              int threads, int64_t totalBytes,
                                              const GpuTarget &gpu) {
   if (gpu.knobs.persistent != 1 || !gpu.hasHopper() || threads % 128 != 0 ||
-      tma.tmaRings.size() != 1 || !warpSpecializable(tma) || programsPerBlock(tma, threads) != 1)
+      tma.tmaRings.size() != 1 || !warpSpecializable(tma, true) ||
+      programsPerBlock(tma, threads) != 1)
     return std::nullopt;
   const TmaRing &ring = tma.tmaRings.front();
   // In a cluster (use-tensor-maps' cluster=2) every consumer warp of both blocks releases.

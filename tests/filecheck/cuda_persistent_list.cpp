@@ -2,8 +2,10 @@
 // of two warpgroups of a GEMM whose body specialize-warps can split (one main loop, an epilogue
 // on registers), when the ring and a column block of the output tile fit in shared memory
 // together, a bfloat16 output of a float16 value too (use-tensor-maps converts it in registers
-// before the TMA store); never for one whose epilogue loads (mm_bias adds a tile of `input`) or
-// whose output is not 16-bit (mm_f32out: TMA stores 16-bit tiles only).
+// before the TMA store), and one whose epilogue loads a tile (mm_bias adds a tile of `input`,
+// which assign-layouts loads in the accumulator's layout); never for one whose epilogue
+// transposes a loaded tile (mm_transposed: converted through shared memory) or whose output is
+// not 16-bit (mm_f32out: TMA stores 16-bit tiles only).
 
 #include "bias_gemm.hpp"
 
@@ -20,6 +22,10 @@ NT_KERNEL(mm_f32out, mm_arrangement, mm_application, nt::Tensor(2, nt::float16),
 NT_KERNEL(mm_bias, bias_arrangement, bias_application, nt::Tensor(2, nt::float16),
           nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16));
 
+NT_KERNEL(mm_transposed, transposed_arrangement, transposed_application,
+          nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16), nt::Tensor(2, nt::float16),
+          nt::Tensor(2, nt::float16));
+
 // NTC-ARGS: --cuda-arch 90a
 
 // LIST: mm_plain BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=3,group=8,tma=1,persistent=1
@@ -32,4 +38,5 @@ NT_KERNEL(mm_bias, bias_arrangement, bias_application, nt::Tensor(2, nt::float16
 // LIST-NOT: BLOCK_SIZE_M=64,{{.*}}warps=8,{{.*}}persistent=1
 // LIST: mm_bf16 BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=8,tma=1,persistent=1
 // LIST-NOT: mm_f32out {{.*}}persistent=1
-// LIST-NOT: mm_bias {{.*}}persistent=1
+// LIST: mm_bias BLOCK_SIZE_M=128,BLOCK_SIZE_N=256,BLOCK_SIZE_K=64,warps=8,stages=4,group=8,tma=1,persistent=1
+// LIST-NOT: mm_transposed {{.*}}persistent=1
