@@ -1,10 +1,11 @@
-"""Checks a library built from one configuration of matmul, matmul_bf16 or attention_f16 (a "variant", see
-tools/scripts/variant-bundle.sh) against PyTorch at tail shapes: sizes that are not multiples of
-any tile, K shorter than one tile, one-row outputs, and tensors whose rows are not 16-byte
-aligned (the dispatcher then launches another program than the TMA or vector one); matmul also
-with an even and an odd number of row tiles (a program in clusters of two launches only on the
-former) and with more tiles than SMs (persistent blocks running several programs). Small, so that it also runs under compute-sanitizer. Prints one line per call and
-"variant check: N passed, M failed"; exits 1 on a failure.
+"""Checks a library built from one configuration of matmul, matmul_bf16, addmm, linear or
+attention_f16 (a "variant", see tools/scripts/variant-bundle.sh) against PyTorch at tail shapes:
+sizes that are not multiples of any tile, K shorter than one tile, one-row outputs, and tensors
+whose rows are not 16-byte aligned (the dispatcher then launches another program than the TMA
+or vector one); matmul also with an even and an odd number of row tiles (a program in clusters
+of two launches only on the former) and with more tiles than SMs (persistent blocks running
+several programs). Small, so that it also runs under compute-sanitizer. Prints one line per
+call and "variant check: N passed, M failed"; exits 1 on a failure.
 Usage: python3 variant_check.py <lib.so>
 """
 import ctypes
@@ -54,6 +55,32 @@ for kernel, dtype in (("matmul", torch.float16), ("matmul_bf16", torch.bfloat16)
         ref = (a.float() @ b.float())
         err = ((out.float() - ref).abs() / (1 + ref.abs())).max().item()
         report(f"{kernel} {m}x{n}x{k}{' unaligned' if pad else ''}", err < 2e-2,
+               f"max error {err:.3g}")
+
+# addmm and linear: the epilogue reads tiles of other (M, N) tensors (and linear a bias row)
+# in the accumulator's layout, by fragment rows where the rows are aligned.
+for m, n, k, pad in ((65, 97, 130, 0), (1, 256, 64, 0), (300, 520, 777, 0), (256, 1024, 200, 0),
+                     (64, 64, 100, 3), (2200, 2100, 136, 0), (1500, 4000, 64, 0)):
+    def matrix(rows, cols):
+        return torch.randn(rows, cols + pad, device="cuda", dtype=torch.float16)[:, :cols]
+    a, b = matrix(m, k), matrix(k, n)
+    product = (a.float() @ b.float())
+    if exported("addmm"):
+        c, out = matrix(m, n), torch.empty(m, n, device="cuda", dtype=torch.float16)
+        lib.call("addmm", c, a, b, 0.5, 1.25, out)
+        torch.cuda.synchronize()
+        ref = 0.5 * c.float() + 1.25 * product.half().float()
+        err = ((out.float() - ref).abs() / (1 + ref.abs())).max().item()
+        report(f"addmm {m}x{n}x{k}{' unaligned' if pad else ''}", err < 2e-2,
+               f"max error {err:.3g}")
+    if exported("linear"):
+        bias = torch.randn(n, device="cuda", dtype=torch.float16)
+        res, out = matrix(m, n), torch.empty(m, n, device="cuda", dtype=torch.float16)
+        lib.call("linear", a, b, bias, res, out)
+        torch.cuda.synchronize()
+        ref = torch.relu(product + bias.float() + res.float())
+        err = ((out.float() - ref).abs() / (1 + ref.abs())).max().item()
+        report(f"linear {m}x{n}x{k}{' unaligned' if pad else ''}", err < 2e-2,
                f"max error {err:.3g}")
 
 if exported("attention_f16"):
