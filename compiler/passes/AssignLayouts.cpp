@@ -12,8 +12,9 @@
 //   of the result, so that broadcasting stays in registers;
 // * a reduction of an Mma tile along one axis gives the Slice layout; expand_dims and
 //   broadcast_to of a Slice tile return towards the parent;
-// * loads, random numbers and everything else stay blocked, except that elementwise arithmetic
-//   on loads whose result an Mma (or Slice) operand needs is computed in that layout, loads
+// * loads, random numbers and everything else stay blocked, except that, in programs meant to
+//   be persistent and warp-specialized (knob persistent=1 on sm_90a), elementwise arithmetic on
+//   loads whose result an Mma (or Slice) operand needs is computed in that layout, loads
 //   included (loadedInPlace): no conversion through shared memory; values made from constants,
 //   aranges and offsets alone are materialized in whatever layout their user wants;
 // * a local variable takes the join of the layouts of every value assigned to it (a fixed
@@ -77,9 +78,12 @@ LayoutRef concrete(const Abstract &a) { return a.kind == Abstract::Layout ? a.la
 
 class LayoutAssigner {
 public:
+  /// `inPlace`: loads that an Mma (or Slice) operand needs are loaded in its layout
+  /// (loadedInPlace) instead of converted through shared memory.
   LayoutAssigner(const Function &f, LayoutRef mma, std::set<const StmtNode *> dotLoops,
-                 std::map<std::string, LayoutRef> pinned)
-      : f_(f), mma_(std::move(mma)), dotLoops_(std::move(dotLoops)), pinned_(std::move(pinned)) {}
+                 std::map<std::string, LayoutRef> pinned, bool inPlace)
+      : f_(f), mma_(std::move(mma)), dotLoops_(std::move(dotLoops)), pinned_(std::move(pinned)),
+        inPlace_(inPlace) {}
 
   Function run() {
     // Fixed point of the locals' layouts (each can only move up the lattice).
@@ -275,7 +279,8 @@ private:
       case StmtKind::DotWait:
       case StmtKind::Barrier:
       case StmtKind::StageRelease:
-        out.push_back(s); // made later, by pipeline-loads and overlap-products
+      case StmtKind::Prefetch:
+        out.push_back(s); // made later, by pipeline-loads, overlap-products, prefetch-epilogues
         break;
       }
     }
@@ -313,7 +318,7 @@ private:
   /// `beta * input`, twice the bytes; a GEMM epilogue without conversions also keeps a
   /// persistent program's consumers off shared memory (specialize-warps).
   bool loadedInPlace(const Value &v, const LayoutRef &want) {
-    if (!want ||
+    if (!inPlace_ || !want ||
         (want->kind != TileLayout::Kind::Mma &&
          !(want->kind == TileLayout::Kind::Slice && want->parent->kind == TileLayout::Kind::Mma)))
       return false;
@@ -440,6 +445,7 @@ private:
   std::map<std::string, Abstract> env_;
   std::unordered_map<const ValueNode *, Abstract> natural_;
   std::map<std::pair<const ValueNode *, std::string>, Value> lowered_;
+  bool inPlace_ = false;
   bool changed_ = false;
   bool final_ = false;
 };
@@ -495,7 +501,12 @@ kir::Function assignLayouts(const kir::Function &specialized, int threads, const
   LayoutRef mma = dots.empty() ? nullptr : chooseMma(dots, threads);
   if (!mma && dotLoops.empty())
     return specialized;
-  return LayoutAssigner(specialized, mma, dotLoops, pinned).run();
+  // Loads in place only where the program is to be persistent and warp-specialized (knob
+  // persistent=1 on sm_90a): its consumers cannot convert through shared memory (a barrier of
+  // the whole block), and measured elsewhere a load by fragment rows costs more than a blocked
+  // load and a conversion (docs/decisions.md).
+  const bool inPlace = gpu.hasHopper() && gpu.knobs.persistent == 1;
+  return LayoutAssigner(specialized, mma, dotLoops, pinned, inPlace).run();
 }
 
 } // namespace ntc::passes
