@@ -1851,32 +1851,6 @@ template <class T, class S, int WM, int WN> void mma_store_vec(const char *name)
            out_vec.get(), host_tile<H>({R * ld}, out.get()), bits());
 }
 
-/// prefetch_l2 is a hint: over an (R, C) window of a matrix, masked beyond it (so that lines past
-/// the bounds are skipped), and over a row, it neither faults nor changes what a load then reads.
-template <int Th> void prefetch_hint(const char *name) {
-  using S = Shape<64, 200>;
-  constexpr int R = 61, C = 190, ld = 208;
-  using H = host_t<__half>;
-  const hvec<H> a = random_values<H>(R * ld, -10, 10);
-  DevBuf<__half> da(a), loaded(S::numel);
-  const __half *pa = da.ptr;
-  __half *pl = loaded.ptr;
-  launch<Th>([=] __device__(Smem) {
-    auto offset = [](const int *i) -> long long {
-      return i[0] < R && i[1] < C ? (long long)i[0] * ld + i[1] : dev::masked;
-    };
-    dev::prefetch_l2<__half, S, Th>(pa, offset);
-    dev::prefetch_l2<__half, Shape<200>, Th>(
-        pa, [](const int *i) -> long long { return i[0] < C ? i[0] : dev::masked; });
-    dev::store(pl, dev::load<__half, S, Th>(pa, -1, offset), RowMajor<S>{});
-  });
-  auto offset = [](const int64_t *i) -> int64_t {
-    return i[0] < R && i[1] < C ? i[0] * ld + i[1] : cpu::masked;
-  };
-  check<H>(std::string("prefetch_l2 then load ") + name, loaded.get(),
-           cpu::load<H>(a.data(), {64, 200}, H(-1.0f), offset), bits());
-}
-
 /// load_vec of an Mma<WM, WN> tile (fragment rows of layout::mma_store_chunk elements, quads
 /// exchanging column pairs for chunks of 8) and of a Slice of its columns (pairs) against load
 /// element by element: an (R, C) window of a matrix with leading dimension ld, masked beyond
@@ -2124,7 +2098,6 @@ static void test_memory() {
   mma_load_vec<__nv_bfloat16, Shape<64, 128>, 2, 2>("bfloat16 64x128 on 2x2 warps");
   mma_load_vec<__half, Shape<64, 64>, 1, 4>("float16 64x64 on 1x4 warps (pairs)");
   mma_load_vec<float, Shape<64, 128>, 4, 1>("float32 64x128 on 4x1 warps (pairs)");
-  prefetch_hint<256>("of a masked 64x200 window and a row, 256 threads");
   async_copy_affine<64, 64, 256>("64x64 inside", 8, 64);
   async_copy_affine<64, 64, 256>("64x64 over the last rows", 48, 64);
   async_copy_affine<32, 128, 128>("32x128 over the last columns", 16, 64);
