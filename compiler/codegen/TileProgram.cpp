@@ -390,9 +390,6 @@ private:
       case StmtKind::Barrier:
         line(ns_ + "::barrier();");
         break;
-      case StmtKind::Prefetch:
-        prefetch(*s);
-        break;
       case StmtKind::StageRelease:
         stageRelease(*s);
         break;
@@ -755,15 +752,6 @@ private:
            : std::string()) +
         ">(" + tile(s.value) + ", ntc_maps.m" + std::to_string(s.tensorMap) + ", ntc_smem, {" +
         coords + "}, " + tmaInBounds(*copy) + ");");
-  }
-
-  /// A prefetch into L2 of the lines a later load reads (the block's threads sharing them).
-  void prefetch(const StmtNode &s) {
-    const Value &load = s.value;
-    const ParamSpec &src = f_.spec.params[f_.spec.arranged[load->param].source];
-    const passes::Access access = resolve(load->param, load->subscripts);
-    line(create("prefetch_l2", type(load->type.dtype), load->type.shape) + "ntc_args." + src.name +
-         accessLambdas(access, load->param, 0) + ");");
   }
 
   /// A pipelined copy of a load into its stage: 16-byte asynchronous copies where the

@@ -478,14 +478,6 @@ Stmt makeDotWait(const std::string &name, int64_t pending, bool registerOperand)
 
 Stmt makeBarrier() { return make(node(StmtKind::Barrier)); }
 
-Stmt makePrefetch(Value load) {
-  if (!load || load->kind != ValueKind::Load)
-    throw TypeError("prefetch: the value must be a load");
-  StmtNode n = node(StmtKind::Prefetch);
-  n.value = std::move(load);
-  return make(std::move(n));
-}
-
 Stmt makeDefine(const std::string &name, Value v) {
   StmtNode n = node(StmtKind::Define);
   n.var = name;
@@ -740,9 +732,6 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
     case StmtKind::Barrier:
       os << pad << "barrier\n";
       break;
-    case StmtKind::Prefetch:
-      os << pad << "prefetch_l2 " << valueString(f, s->value) << "\n";
-      break;
     case StmtKind::StageRelease:
       os << pad << "stage_release iteration=" << s->end.str() << " group=" << s->group
          << ", the last warp refilling:\n";
@@ -991,9 +980,6 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
       break;
     case StmtKind::DotIssue:
       out.push_back(makeDotIssue(s->var, f(s->value)));
-      break;
-    case StmtKind::Prefetch:
-      out.push_back(makePrefetch(f(s->value)));
       break;
     case StmtKind::For:
       out.push_back(makeFor(s->var, s->begin, s->end, s->step, mapStmtValues(s->body, f)));

@@ -118,8 +118,6 @@ enum class StmtKind {
   StageRelease, ///< every warp is done reading the stage of iteration `end` (of a loop from
                 ///< `step`) of TMA ring `group`; the warp that releases it last refills it
                 ///< (`body`: its copies)
-  Prefetch,     ///< asks the L2 cache for the elements that `value` (a Load) will read; the
-                ///< threads share the tile's 128-byte lines (a hint: nothing waits for it)
 };
 
 /// A condition on integers: compile-time in the translated IR (meta-parameters and constexpr
@@ -324,8 +322,6 @@ Stmt makeDotIssue(const std::string &name, Value product);
 Stmt makeDotWait(const std::string &name, int64_t pending = 0, bool registerOperand = true);
 /// GPU: a barrier of every thread of the program.
 Stmt makeBarrier();
-/// GPU: a hint that the tile `load` (a Load) will be read later: its lines are fetched into L2.
-Stmt makePrefetch(Value load);
 /// GPU: every warp is done reading the stage that holds the copies of `iteration` of the
 /// pipelined loop `group` (starting at `first`), whose TMA ring refills stages by their last
 /// releaser; that warp then issues `refill` (the stage's next copies).

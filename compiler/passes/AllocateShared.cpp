@@ -152,7 +152,6 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
     case StmtKind::DotWait:
     case StmtKind::Barrier:
     case StmtKind::StageRelease:
-    case StmtKind::Prefetch:
       out.push_back(s);
       break;
     }

@@ -392,12 +392,6 @@ kir::Function fuseDotAccumulate(const kir::Function &laidOut);
 /// DeferLaneSums.cpp). After fuse-dot-accumulate.
 kir::Function deferLaneSums(const kir::Function &laidOut);
 
-/// prefetch-epilogues (GPU, each program just before it is printed): before each top-level GEMM
-/// main loop of `f` (planned for a block of `threads`), a Prefetch of every tile that the
-/// top-level statements after the loop load, so that the epilogue reads them from L2 (see
-/// PrefetchEpilogues.cpp). `f` unchanged where there is none.
-kir::Function prefetchEpilogues(const kir::Function &f, int threads, const GpuTarget &gpu);
-
 /// skip-unit-factors (GPU): a float product of a loop-carried Mma tile by the register broadcast
 /// of per-row (per-column) factors, in the loop's update of that tile, is marked
 /// ValueNode::unlessOne: a warp whose factors are all one skips it (see SkipUnitFactors.cpp).

@@ -153,7 +153,6 @@ private:
     case kir::StmtKind::DotWait:
     case kir::StmtKind::Barrier:
     case kir::StmtKind::StageRelease:
-    case kir::StmtKind::Prefetch:
       return s;
     }
     return s;

@@ -5,8 +5,6 @@
 // with no conversion through shared memory. The epilogue then computes on registers and global
 // loads alone, so specialize-warps makes the TMA program persistent and warp-specialized: the
 // consumers load, add and store by TMA while the producer copies the next program's tiles.
-// The consumers prefetch the epilogue's tiles into L2 before each program's main loop
-// (prefetch-epilogues).
 
 #include "../../kernels/matmul.hpp"
 
@@ -44,8 +42,6 @@ NT_KERNEL(fused, fused_arrangement, fused_application, nt::Tensor(2, nt::float16
 
 // CU: __global__ void __launch_bounds__(384, 1) ntc_fused_program0_tma(
 // CU: ntc::dev::set_max_registers<232, true>();
-// CU: ntc::dev::prefetch_l2<ntc::dev::float16, ntc::dev::Shape<256>, 256>(ntc_args.bias,
-// CU: ntc::dev::prefetch_l2<ntc::dev::float16, ntc::dev::Shape<128, 256>, 256>(ntc_args.residual,
 // CU: ntc::dev::dot_loop_consume<3,
 // CU-NEXT: ntc::dev::tma_store<{{[0-9]+}}, 128, 1, 2, 256, true, 1>(
 // CU-SAME: ntc::dev::load_vec<ntc::dev::float16, ntc::dev::Shape<256>, ntc::dev::Slice<ntc::dev::Mma<8, 1>, 0>>(ntc_args.bias,

@@ -177,17 +177,6 @@ passes::SharedPlan layOut(const kir::Function &f, const kir::Function &unlaid,
   return shared;
 }
 
-/// Program `name` (`f`, for a block of `threads`) as it is printed: prefetch-epilogues applied,
-/// the IR traced where it changed something.
-kir::Function printed(const kir::Function &f, const std::string &name, int threads,
-                      const GpuTarget &gpu, std::ostream *trace) {
-  kir::Function out = passes::prefetchEpilogues(f, threads, gpu);
-  if (trace && out.body.size() != f.body.size())
-    *trace << "// -----// IR after prefetch-epilogues (" << name << ") //----- //\n"
-           << kir::print(out);
-  return out;
-}
-
 void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::ostream *trace,
                 std::ostringstream &os) {
   const kir::Function &f = k.function;
@@ -231,7 +220,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
        << " bytes of shared memory"
        << (p.programs > 1 ? "; " + std::to_string(p.programs) + " programs per block" : "")
        << ".\n";
-    emitProgram(printed(shared.function, p.name, p.threads, gpu, trace), grid, p.name,
+    emitProgram(shared.function, grid, p.name,
                 CudaDialect(p.threads, gpu, {}, p.programs, perProgramSmem(shared.totalBytes),
                             passes::minBlocksPerMultiprocessor(
                                 shared.function, p.threads * p.programs, p.smem, gpu)),
@@ -257,7 +246,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
                                   : "")
          << "; vector accesses (the dispatcher checked strides and alignment).\n";
       emitProgram(
-          printed(vector.function, p.name + "_vec", p.threads, gpu, trace), grid, p.name + "_vec",
+          vector.function, grid, p.name + "_vec",
           CudaDialect(p.threads, gpu, p.vector, p.vectorPrograms, perProgramSmem(shared.totalBytes),
                       passes::minBlocksPerMultiprocessor(
                           vector.function, p.threads * p.vectorPrograms, p.vectorSmem, gpu)),
@@ -302,7 +291,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
          << " bytes of shared memory; pipelined copies by TMA (the dispatcher encoded the tensor "
             "maps)"
          << (p.persistent ? "; persistent, a producer warpgroup copying ahead" : "") << ".\n";
-      emitProgram(printed(twin, p.name + "_tma", p.threads, gpu, trace), grid, p.name + "_tma",
+      emitProgram(twin, grid, p.name + "_tma",
                   CudaDialect(p.threads, gpu, p.vector, 1, perProgramSmem(p.tmaSmem),
                               p.persistent ? 1
                                            : passes::minBlocksPerMultiprocessor(

@@ -57,32 +57,6 @@ __device__ inline Tile<T, S, Threads> load(const T *base, O other, F offset) {
   return r;
 }
 
-/// Asks the L2 cache for the elements of a tile of shape S (rank 1 or 2) that a later load with
-/// the same `offset` will read: the tile's rows are cut into lines of 128 bytes' worth of
-/// elements, and the Threads threads of the program take the lines in turn, each issuing
-/// `prefetch.global.L2` at the address of its line's first element unless that is `masked`
-/// (the elements of a masked line's row from there on lie past the bound too). A hint: no
-/// register is written and nothing waits for the memory system.
-template <class T, class S, int Threads, class F>
-__device__ inline void prefetch_l2(const T *base, F offset) {
-  static_assert(S::rank == 1 || S::rank == 2, "ntc::dev::prefetch_l2: 1-D or 2-D tiles");
-  constexpr int per_line = 128 / int(sizeof(T)) > 0 ? 128 / int(sizeof(T)) : 1;
-  constexpr int columns = S::dim(S::rank - 1), rows = S::rank == 2 ? S::dim(0) : 1;
-  constexpr int lines = (columns + per_line - 1) / per_line;
-  for (int i = program_thread<Threads>(); i < rows * lines; i += Threads) {
-    int index[2] = {i / lines, i % lines * per_line};
-    const long long off =
-        static_cast<long long>(offset(static_cast<const int *>(S::rank == 2 ? index : index + 1)));
-#if defined(__CUDA_ARCH__)
-    if (off != masked)
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(base + off));
-#else
-    (void)base;
-    (void)off;
-#endif
-  }
-}
-
 /// Stores `value`: the element at index I goes to base[offset(I)], converted to T with
 /// convert() (float → float16 rounds to nearest even); elements whose offset is `masked` are
 /// skipped. A replicated tile is stored by thread 0 only.
