@@ -279,8 +279,7 @@ private:
       case StmtKind::DotWait:
       case StmtKind::Barrier:
       case StmtKind::StageRelease:
-      case StmtKind::Prefetch:
-        out.push_back(s); // made later, by pipeline-loads, overlap-products, prefetch-epilogues
+        out.push_back(s); // made later, by pipeline-loads and overlap-products
         break;
       }
     }
@@ -310,13 +309,12 @@ private:
     return r;
   }
 
-  /// True when `v`, computed blocked, is better computed in `want` from the start: `want` is
-  /// an Mma layout or a Slice of one, and `v` is elementwise arithmetic on loads, constants and
-  /// scalars alone. Its loads then read each thread's own elements (in fragment rows: see
-  /// ntc::dev::load_vec of an Mma tile) instead of loading blocked and converting the tile
-  /// through shared memory, which costs a round trip, a barrier and, for the float32 result of
-  /// `beta * input`, twice the bytes; a GEMM epilogue without conversions also keeps a
-  /// persistent program's consumers off shared memory (specialize-warps).
+  /// True when `v`, computed blocked, is to be computed in `want` from the start: loads in
+  /// place are on (programs meant to be persistent), `want` is an Mma layout or a Slice of one,
+  /// and `v` is elementwise arithmetic on loads, constants and scalars alone. Its loads then
+  /// read each thread's own elements (in fragment rows: ntc::dev::load_vec of an Mma tile)
+  /// instead of loading blocked and converting the tile through shared memory with a barrier
+  /// of the whole block, which a persistent program's consumers cannot pass (specialize-warps).
   bool loadedInPlace(const Value &v, const LayoutRef &want) {
     if (!inPlace_ || !want ||
         (want->kind != TileLayout::Kind::Mma &&
