@@ -12,10 +12,12 @@
 //   of the result, so that broadcasting stays in registers;
 // * a reduction of an Mma tile along one axis gives the Slice layout; expand_dims and
 //   broadcast_to of a Slice tile return towards the parent;
-// * loads, random numbers and everything else stay blocked, except that, in programs meant to
-//   be persistent and warp-specialized (knob persistent=1 on sm_90a), elementwise arithmetic on
-//   loads whose result an Mma (or Slice) operand needs is computed in that layout, loads
-//   included (loadedInPlace): no conversion through shared memory; values made from constants,
+// * loads, random numbers and everything else stay blocked; elementwise arithmetic on loads
+//   whose result an Mma (or Slice) operand needs is computed in that layout from its loads on
+//   (computedInWant) where the loads take fewer bytes than the result (the loads are then
+//   converted instead of the result) and in programs meant to be persistent and
+//   warp-specialized (knob persistent=1 on sm_90a), whose loads then read that layout in place
+//   (no conversion through shared memory); values made from constants,
 //   aranges and offsets alone are materialized in whatever layout their user wants;
 // * a local variable takes the join of the layouts of every value assigned to it (a fixed
 //   point over the loop bodies), so that loop-carried accumulators stay in fragments.
@@ -79,7 +81,7 @@ LayoutRef concrete(const Abstract &a) { return a.kind == Abstract::Layout ? a.la
 class LayoutAssigner {
 public:
   /// `inPlace`: loads that an Mma (or Slice) operand needs are loaded in its layout
-  /// (loadedInPlace) instead of converted through shared memory.
+  /// (computedInWant) instead of converted through shared memory.
   LayoutAssigner(const Function &f, LayoutRef mma, std::set<const StmtNode *> dotLoops,
                  std::map<std::string, LayoutRef> pinned, bool inPlace)
       : f_(f), mma_(std::move(mma)), dotLoops_(std::move(dotLoops)), pinned_(std::move(pinned)),
@@ -299,7 +301,7 @@ private:
     Abstract a = infer(v);
     if (shapeElements(v->type.shape) == 1)
       r = rebuild(v, nullptr);
-    else if (a.kind == Abstract::Free || loadedInPlace(v, want))
+    else if (a.kind == Abstract::Free || computedInWant(v, want))
       r = rebuild(v, want);
     else
       r = rebuild(v, concrete(a));
@@ -309,22 +311,20 @@ private:
     return r;
   }
 
-  /// True when `v`, computed blocked, is to be computed in `want` from the start: loads in
-  /// place are on (programs meant to be persistent), `want` is an Mma layout or a Slice of one,
-  /// and `v` is elementwise arithmetic on loads, constants and scalars alone. Its loads then
-  /// read each thread's own elements (in fragment rows: ntc::dev::load_vec of an Mma tile)
-  /// instead of loading blocked and converting the tile through shared memory with a barrier
-  /// of the whole block, which a persistent program's consumers cannot pass (specialize-warps).
-  bool loadedInPlace(const Value &v, const LayoutRef &want) {
-    if (!inPlace_ || !want ||
+  /// True when `want` is an Mma layout or a Slice of one and `v` is elementwise arithmetic on
+  /// loads, constants and scalars alone (operands of the result's shape or of one element,
+  /// which rebuild keeps in `want`); `loadBytes` is then the bytes of its loaded tiles.
+  bool elementwiseOnLoads(const Value &v, const LayoutRef &want, int64_t &loadBytes) {
+    if (!want ||
         (want->kind != TileLayout::Kind::Mma &&
          !(want->kind == TileLayout::Kind::Slice && want->parent->kind == TileLayout::Kind::Mma)))
       return false;
-    bool loads = false, elementwise = true;
+    bool elementwise = true;
+    loadBytes = 0;
     forEachValue(v, [&](const Value &x) {
       switch (x->kind) {
       case ValueKind::Load:
-        loads = true;
+        loadBytes += shapeElements(x->type.shape) * dtypeBytes(x->type.dtype);
         break;
       case ValueKind::Constant:
       case ValueKind::ScalarParam:
@@ -337,7 +337,6 @@ private:
         break;
       case ValueKind::Binary:
       case ValueKind::Where:
-        // Operands of the result's shape or one element: rebuild keeps them in `want`.
         for (const Value &o : x->operands)
           elementwise =
               elementwise && (o->type.shape == x->type.shape || shapeElements(o->type.shape) == 1);
@@ -346,7 +345,24 @@ private:
         elementwise = false;
       }
     });
-    return loads && elementwise;
+    return elementwise && loadBytes > 0;
+  }
+
+  /// True when `v`, computed blocked, is to be computed in `want` from its loads on:
+  /// elementwise arithmetic on loads (elementwiseOnLoads) whose loads are either read in `want`
+  /// (in place: programs meant to be persistent, whose consumers cannot convert through shared
+  /// memory with a barrier of the whole block; ntc::dev::load_vec of an Mma tile) or else
+  /// converted to `want` themselves, where their tiles take fewer bytes than `v`'s (addmm's
+  /// `beta * input` widens a float16 tile to float32: converting the load moves half the bytes
+  /// through shared memory).
+  bool computedInWant(const Value &v, const LayoutRef &want) {
+    int64_t loadBytes = 0;
+    if (!elementwiseOnLoads(v, want, loadBytes))
+      return false;
+    if (inPlace_)
+      return true;
+    return v->kind != ValueKind::Load &&
+           loadBytes < shapeElements(v->type.shape) * dtypeBytes(v->type.dtype);
   }
 
   /// The layout an operand of shape `from` needs so that it broadcasts in registers into a

@@ -1,7 +1,8 @@
 // fuse-dot-accumulate (passes/FuseDotAccumulate.cpp): `x + dot(a, b)` and `dot(a, b) + x`
 // become the accumulating three-operand dot when the tensor-core product has no other user and
 // x has its type and layout; a product used twice, or a float32 product (blocked, no tensor
-// cores), keeps its addition.
+// cores), keeps its addition. x, a float32 value computed from a float16 load, is converted to
+// the product's layout at the load (half the bytes through shared memory), not as float32.
 
 #include <ntc/dsl.hpp>
 
@@ -33,12 +34,12 @@ NT_KERNEL(after_f32, whole, add_after, nt::Tensor(2, nt::float32), nt::Tensor(2,
 
 // GIR-LABEL: allocate-shared (ntc_after_program0,
 // GIR-NEXT: kernel after(
-// GIR-NEXT: store c[] <- dot(convert_layout(load a[] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, convert_layout(load b[] : float16[64, 64]) : float16[64, 64] #shared<offset={{[0-9]+}}, pad=16B>, convert_layout(mul(cast(load c[] : float16[64, 64]) : float32[64, 64], 2 : int32[]) : float32[64, 64]) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>
+// GIR-NEXT: store c[] <- dot(convert_layout(load a[] : float16[64, 64]) : float16[64, 64] #dot_a<#mma<4x1>, k=2>, convert_layout(load b[] : float16[64, 64]) : float16[64, 64] #shared<offset={{[0-9]+}}, pad=16B>, mul(cast(convert_layout(load c[] : float16[64, 64]) : float16[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>, 2 : int32[]) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>
 // GIR-LABEL: allocate-shared (ntc_before_program0,
 // GIR-NEXT: kernel before(
-// GIR-NEXT: store c[] <- dot({{.*}} #dot_a<#mma<4x1>, k=2>, {{.*}} #shared<offset={{[0-9]+}}, pad=16B>, convert_layout(cast(load c[] : float16[64, 64]) : float32[64, 64]) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>
+// GIR-NEXT: store c[] <- dot({{.*}} #dot_a<#mma<4x1>, k=2>, {{.*}} #shared<offset={{[0-9]+}}, pad=16B>, cast(convert_layout(load c[] : float16[64, 64]) : float16[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>) : float32[64, 64] #mma<4x1>
 // GIR-LABEL: allocate-shared (ntc_twice_program0,
-// GIR: store c[] <- mul(add(%product : float32[64, 64] #mma<4x1>, convert_layout(cast(
+// GIR: store c[] <- mul(add(%product : float32[64, 64] #mma<4x1>, cast(convert_layout(load c[]
 // GIR-LABEL: allocate-shared (ntc_after_f32_program0,
 // GIR-NEXT: kernel after_f32(
 // GIR-NEXT: store c[] <- add(mul(
@@ -46,4 +47,4 @@ NT_KERNEL(after_f32, whole, add_after, nt::Tensor(2, nt::float32), nt::Tensor(2,
 // CU-LABEL: ntc_after_program0(
 // CU: ntc::dev::store(ntc_args.c, ntc::dev::dot<float>(ntc::dev::convert_layout<ntc::dev::DotA<ntc::dev::Mma<4, 1>>, false>(
 // CU: ntc::dev::to_shared<{{[0-9]+}}, false>(
-// CU: ntc::dev::convert_layout<ntc::dev::Mma<4, 1>, false>((ntc::dev::cast<float>(
+// CU: (ntc::dev::cast<float>(ntc::dev::convert_layout<ntc::dev::Mma<4, 1>, false>(ntc::dev::load<ntc::dev::float16, ntc::dev::Shape<64, 64>, 128>(ntc_args.c,
