@@ -368,7 +368,7 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
     // step − 1 stays in flight while step's is issued. The accumulator fragments are
     // mma.sync's, warp by warp.
     float(&d)[BN / 2] = reinterpret_cast<float(&)[BN / 2]>(c[0]);
-    const int slab = 64 * warpgroup_index(); // the warpgroup's first row
+    const int slab = 64 * (warp / 4); // the warpgroup's first row
     constexpr int RA = MapA::row_bytes, RB = MapB::row_bytes;
     auto multiply_stage = [&](Index step) {
       const unsigned char *stage = stage_at(step);

@@ -1529,7 +1529,7 @@ __device__ inline void dot_into_shared(LTile<float, S, Mma<WM, WN>> &r,
     constexpr int B = L::row_bytes, rows = SharedTile<T, SB, Tr, L>::rows;
     constexpr int BA = LA::row_bytes, rows_a = SharedTile<T, SA, false, LA>::rows;
     const char *base = reinterpret_cast<const char *>(b.ptr);
-    const char *base_a = reinterpret_cast<const char *>(a.ptr) + warpgroup_index() * 64 * BA;
+    const char *base_a = reinterpret_cast<const char *>(a.ptr) + int(threadIdx.x) / 128 * 64 * BA;
     fence_operands(r.v);
     wgmma_fence();
 #pragma unroll

@@ -101,7 +101,7 @@ __device__ inline void dot_loop_consume(LTile<float, Shape<BM, BN>, Mma<WM, WN>>
   constexpr std::size_t b_start = smem_align(sizeof(T) * std::size_t(BM) * BK);
   constexpr int KS = BK / 16, RA = MapA::row_bytes, RB = MapB::row_bytes;
   float(&d)[BN / 2] = reinterpret_cast<float(&)[BN / 2]>(acc.v);
-  const int slab = 64 * detail::warpgroup_index(); // the warpgroup's first row
+  const int slab = 64 * (int(threadIdx.x) / 128); // the warpgroup's first row
   detail::fence_operands(d);
   for (Index k = begin; k < end; ++k, ++consumed) {
     const int stage = int(consumed % unsigned(Stages));

@@ -122,15 +122,6 @@ inline constexpr bool wgmma_n_v = N == 16 || N == 32 || N == 64 || N == 128 || N
 
 namespace ntc::dev::detail {
 
-/// The calling thread's warpgroup, threadIdx.x / 128, broadcast from lane 0: ptxas then knows it
-/// is the same in every lane of the warp and keeps what is computed from it (the descriptors of
-/// a warpgroup's rows of A) in uniform registers; from threadIdx.x itself it built them in
-/// ordinary registers and moved them into uniform ones (R2UR) before every wgmma. Every lane of
-/// the warp calls it (wgmma needs the warp converged anyway).
-__device__ inline int warpgroup_index() {
-  return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0);
-}
-
 /// Orders this thread's register and shared-memory accesses before the wgmmas that follow.
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 
