@@ -361,8 +361,8 @@ private:
       return false;
     if (inPlace_)
       return true;
-    return v->kind != ValueKind::Load &&
-           loadBytes < shapeElements(v->type.shape) * dtypeBytes(v->type.dtype);
+    // (A load alone takes as many bytes as its result: it is never converted here.)
+    return loadBytes < shapeElements(v->type.shape) * dtypeBytes(v->type.dtype);
   }
 
   /// The layout an operand of shape `from` needs so that it broadcasts in registers into a
