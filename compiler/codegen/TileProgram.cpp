@@ -835,13 +835,15 @@ private:
   }
 
   /// The arguments of a product's call (dot, dot_issue): A, B, the accumulator if any, the
-  /// scratch, the precision and the dying-operand mark.
+  /// scratch, the precision, the dying-operand mark and the turn (take-turns).
   std::string dotArguments(const Value &v) {
     DType in = promote(v->operands[0], v->operands[1]);
     const std::string acc =
         v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
     return asTile(v->operands[0], in) + ", " + asTile(v->operands[1], in) + acc + d_.scratch() +
-           d_.dotPrecision(v->precision) + (v->aDies ? d_.dyingOperand() : std::string());
+           d_.dotPrecision(v->precision) +
+           (v->turn >= 0 ? d_.turnArguments(v->aDies, v->turn)
+                         : (v->aDies ? d_.dyingOperand() : std::string()));
   }
 
   /// The C++ expression of `v`, computed once per statement (see hoistSharedValues).

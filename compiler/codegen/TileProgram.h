@@ -62,6 +62,12 @@ public:
   virtual std::string dotPrecision(const std::string & /*precision*/) const { return ""; }
   /// The trailing argument of a product whose A operand dies there (ValueNode::aDies).
   virtual std::string dyingOperand() const { return ""; }
+  /// The trailing arguments of a product that the warpgroups issue in turn through named
+  /// barriers from `barrier` on (take-turns): the operand mark (`dying`) and the turn.
+  virtual std::string turnArguments(bool dying, int barrier) const {
+    (void)barrier;
+    return dying ? dyingOperand() : std::string();
+  }
   /// The GPU target model of the programs (null on the CPU).
   virtual const GpuTarget *gpuTarget() const { return nullptr; }
   /// How many programs one block runs (passes::programsPerBlock; 1 on the CPU).

@@ -671,6 +671,8 @@ std::string valueString(const Function &f, const Value &v) {
       os << ", input_precision=" << v->precision;
     if (v->kind == ValueKind::Dot && v->aDies)
       os << ", a_dies";
+    if (v->kind == ValueKind::Dot && v->turn >= 0)
+      os << ", turn=" << v->turn;
     if (v->kind == ValueKind::Cast && v->canonicalNaN)
       os << ", canonical_nan";
     if (v->kind == ValueKind::Binary && v->oneInstruction)

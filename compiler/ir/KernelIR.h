@@ -93,6 +93,10 @@ struct ValueNode {
   /// Binary maximum/minimum of floats on the GPU: compiled to one max.NaN/min.NaN instruction
   /// (select-min-max, knob minmax=1) rather than NaN tests and branches.
   bool oneInstruction = false;
+  /// Dot on the GPU: the program's warpgroups issue this product each in turn, warpgroup 0
+  /// first, through named barriers `turn`, `turn` + 1, ... (take-turns); -1: whenever they get
+  /// there.
+  int turn = -1;
   /// Binary mul on the GPU of a loop-carried tile by a broadcast factor (the second operand):
   /// a warp whose factors are all exactly one keeps the tile without multiplying
   /// (skip-unit-factors).

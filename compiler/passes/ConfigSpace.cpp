@@ -79,6 +79,17 @@ bool issuesAhead(const kir::Function &laidOut) {
   });
 }
 
+/// True when take-turns marks a product of the laid-out function's loops for a block of
+/// `threads` on `gpu` with the knob turns=1.
+bool takesTurns(const kir::Function &laidOut, int threads, const GpuTarget &gpu) {
+  GpuTarget turning = gpu;
+  turning.knobs.turns = 1;
+  bool found = false;
+  kir::forEachValue(takeTurns(laidOut, threads, turning).body,
+                    [&](const kir::Value &v) { found = found || v->turn >= 0; });
+  return found;
+}
+
 /// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
 /// them (pipelined and laid out; the element-by-element twin needs no more shared memory).
 SharedPlan layOut(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
@@ -155,6 +166,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("release", config.knobs.release);
   if (config.knobs.minmax > 0)
     add("minmax", config.knobs.minmax);
+  if (config.knobs.turns > 0)
+    add("turns", config.knobs.turns);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -202,17 +215,19 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.release = static_cast<int>(value);
     } else if (name == "minmax" && (value == 0 || value == 1)) {
       config.knobs.minmax = static_cast<int>(value);
+    } else if (name == "turns" && (value == 0 || value == 1)) {
+      config.knobs.turns = static_cast<int>(value);
     } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
                name == "tma" || name == "cluster" || name == "persistent" || name == "release" ||
-               name == "minmax") {
+               name == "minmax" || name == "turns") {
       throw std::invalid_argument(name + "=" + std::to_string(value) +
                                   " is out of range (warps 1-32, stages 2-16, group 1-1024, "
                                   "overlap 0-2, tma 0-1, cluster 1-2, persistent 0-1, release "
-                                  "0-1, minmax 0-1)");
+                                  "0-1, minmax 0-1, turns 0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
                                   " nor warps, stages, group, overlap, tma, cluster, persistent, "
-                                  "release or minmax");
+                                  "release, minmax or turns");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -229,6 +244,10 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   // The producer warpgroup issues TMA copies.
   if (config.knobs.persistent == 1 && config.knobs.tma != 1)
     throw std::invalid_argument("persistent=1 needs tma=1 (its producer issues TMA copies)");
+  // The turns wait for the barrier that starts each iteration of a ring refilled after it.
+  if (config.knobs.turns == 1 && (config.knobs.tma != 1 || config.knobs.release == 1))
+    throw std::invalid_argument("turns=1 needs tma=1 and no release=1 (the warpgroups take "
+                                "turns between the barriers of the ring's waits)");
   return config;
 }
 
@@ -329,6 +348,9 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
                                 kir::StmtKind::AsyncCopy)) {
         const bool minMax = holdsFloatMinMax(*specialized);
+        // Warpgroups taking turns at the products of the ring's loop (take-turns).
+        const bool turns = gpu.hasHopper() &&
+                           takesTurns(layOut(*specialized, threads, gpu).function, threads, gpu);
         for (int stages : kRingStages) {
           tryWithTma(LaunchKnobs{0, stages, 0});
           // By TMA with stages released to the last warp that reads them (release-stages).
@@ -338,6 +360,10 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
           if (gpu.hasHopper() && minMax)
             for (int release : {0, 1})
               tryConfig(LaunchKnobs{0, stages, 0, 0, 1, 0, 0, release, 1});
+          // By TMA, the barrier's, with turns (and with the one-instruction maximum).
+          if (turns)
+            for (int oneInstruction : {0, minMax ? 1 : 0})
+              tryConfig(LaunchKnobs{0, stages, 0, 0, 1, 0, 0, 0, oneInstruction, 1});
         }
         // Each ring again with its last product in flight, where overlap-products applies.
         GpuTarget overlapping = gpu;

@@ -61,6 +61,10 @@ struct LaunchKnobs {
   /// return the NaN operand itself (passes/SelectMinMax.cpp). Which form leaves ptxas fewer
   /// registers to spill depends on the program, so the tuner measures both.
   int minmax = 0;
+  /// 1 (sm_90a): the warpgroups of a program issue the wgmma products of its pipelined loops
+  /// each in turn, the first warpgroup first (passes/TakeTurns.cpp; FlashAttention-3's
+  /// ping-pong). 0: each warpgroup issues whenever it gets there.
+  int turns = 0;
 };
 
 /// The architectures of one compilation.

@@ -1588,7 +1588,8 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
 /// dot_issue and completed by dot_wait (living and dying A), the second while another product
 /// runs between the two (overlap-products' rotated loop); and a product from the resident A
 /// issued ahead of an accumulating one, completed by dot_wait<1> while the second stays in
-/// flight (overlap-products at level 2).
+/// flight (overlap-products at level 2). Last, the products with the warpgroups taking turns
+/// (ntc::dev::turn, take-turns), over two rounds.
 template <class T, int WM, int M, int K, int N, int RowBytes>
 void swizzled_dot_test(const char *name) {
   constexpr int Th = 32 * WM;
@@ -1610,7 +1611,7 @@ void swizzled_dot_test(const char *name) {
   for (int i = 0; i < SA::numel; ++i)
     a_float[i] = float(a[i]); // exact: the cast back to T gives a again
   DevBuf<T> da(a), db(b), dbt(bt);
-  DevBuf<float> daf(a_float), dc(c), out(12 * SC::numel);
+  DevBuf<float> daf(a_float), dc(c), out(14 * SC::numel);
   const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
   const float *paf = daf.ptr, *pc = dc.ptr;
   float *po = out.ptr;
@@ -1675,6 +1676,19 @@ void swizzled_dot_test(const char *name) {
         dev::store(po, ahead, RowMajor<SC>{10 * SC::numel});
         dev::dot_wait(behind, behind_in_flight);
         dev::store(po, behind, RowMajor<SC>{11 * SC::numel});
+        // The warpgroups taking turns (take-turns): each product issued by one warpgroup after
+        // the other, twice, a barrier of the block between the rounds (the loop's wait).
+        dev::LTile<float, SC, P> turned;
+        auto turned_acc = acc;
+        for (int round = 0; round < 2; ++round) {
+          __syncthreads();
+          turned = dev::dot<float, P>(xs, yt, smem, dev::living_operand{}, dev::turn<2>{});
+          turned_acc =
+              dev::dot<float>(dev::convert_layout<dev::DotA<P>>(dev::cast<T>(x_float), smem), y,
+                              turned_acc, smem, dev::dying_operand{}, dev::turn<3>{});
+        }
+        dev::store(po, turned, RowMajor<SC>{12 * SC::numel});
+        dev::store(po, turned_acc, RowMajor<SC>{13 * SC::numel});
       },
       bytes);
   const auto x = host_tile<H>(shape_of<SA>(), a);
@@ -1714,7 +1728,14 @@ void swizzled_dot_test(const char *name) {
                hvec<float>(o.begin() + 10 * SC::numel, o.begin() + 11 * SC::numel), want,
                rel(1e-3, 1e-3));
   check<float>(n + " (the accumulating product issued behind it)",
-               hvec<float>(o.begin() + 11 * SC::numel, o.end()), with_acc, rel(1e-3, 1e-3));
+               hvec<float>(o.begin() + 11 * SC::numel, o.begin() + 12 * SC::numel), with_acc,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (resident A, warpgroups in turn)",
+               hvec<float>(o.begin() + 12 * SC::numel, o.begin() + 13 * SC::numel), want,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (dying A, accumulating twice, warpgroups in turn)",
+               hvec<float>(o.begin() + 13 * SC::numel, o.end()),
+               cpu::dot(x, y, cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c))), rel(1e-3, 1e-3));
 }
 
 static void test_layouts() {

@@ -256,7 +256,10 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
     const passes::TensorMapPlan mapped = passes::useTensorMaps(
         vector.function, grid, p.threads, shared.scratchBytes, shared.totalBytes, gpu);
     // Its loops' stages refilled by the warp that releases them last (knob release=1).
-    const passes::TensorMapPlan tma = passes::releaseStages(mapped, p.threads, gpu);
+    const passes::TensorMapPlan released = passes::releaseStages(mapped, p.threads, gpu);
+    // Its warpgroups issuing the loops' products each in turn (knob turns=1).
+    const passes::TensorMapPlan tma{passes::takeTurns(released.function, p.threads, gpu),
+                                    released.totalBytes};
     if (!tma.function.tensorMaps.empty() &&
         passes::programsPerBlock(tma.function, p.threads) == 1 &&
         tma.totalBytes <= gpu.sharedPerBlock()) {
@@ -264,9 +267,12 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
         *trace << "// -----// IR after use-tensor-maps (" << p.name << "_tma, total "
                << mapped.totalBytes << " bytes) //----- //\n"
                << kir::print(mapped.function);
-      if (trace && tma.totalBytes != mapped.totalBytes)
+      if (trace && released.totalBytes != mapped.totalBytes)
         *trace << "// -----// IR after release-stages (" << p.name << "_tma, total "
-               << tma.totalBytes << " bytes) //----- //\n"
+               << released.totalBytes << " bytes) //----- //\n"
+               << kir::print(released.function);
+      if (trace && gpu.knobs.turns == 1)
+        *trace << "// -----// IR after take-turns (" << p.name << "_tma) //----- //\n"
                << kir::print(tma.function);
       // Persistent and warp-specialized where knob persistent=1 and specialize-warps allow.
       const std::optional<kir::Function> specialized =

@@ -129,6 +129,11 @@ std::string CudaDialect::dotPrecision(const std::string &precision) const {
 
 std::string CudaDialect::dyingOperand() const { return ", ntc::dev::dying_operand{}"; }
 
+std::string CudaDialect::turnArguments(bool dying, int barrier) const {
+  return std::string(dying ? ", ntc::dev::dying_operand{}" : ", ntc::dev::living_operand{}") +
+         ", ntc::dev::turn<" + std::to_string(barrier) + ">{}";
+}
+
 int CudaDialect::dotLoopThreads() const { return threads_; }
 
 bool CudaDialect::unitStride(int param, int dim) const {

@@ -1384,9 +1384,50 @@ template <class S, int WM, int WN, class L>
 inline constexpr bool wgmma_product_v = is_swizzled_v<L> &&WN == 1 && WM % 4 == 0 &&
                                         S::dim(0) == 16 * WM &&wgmma_n_v<S::dim(1)>;
 
+} // namespace detail
+
+/// A product that the warpgroups of the program issue each in turn (the compiler's take-turns
+/// pass, FlashAttention-3's ping-pong): warpgroup w > 0 issues its wgmma chain only once
+/// warpgroup w - 1 has issued its own, through named barrier Barrier + w - 1, so the tensor
+/// cores run the warpgroups' chains one after the other instead of interleaved, and the first
+/// warpgroup's next statements (attention's softmax) overlap the second one's product.
+template <int Barrier> struct turn {
+  static_assert(Barrier >= 2 && Barrier < 16,
+                "ntc::dev::turn: named barriers 2 to 15 (0 is __syncthreads, 1 the consumers')");
+};
+/// The default of the products below: issued whenever the warpgroup gets there.
+struct no_turn {};
+
+namespace detail {
+
+/// The first named barrier of Turn (turn<Barrier>).
+template <class Turn> inline constexpr int turn_barrier_v = -1;
+template <int Barrier> inline constexpr int turn_barrier_v<turn<Barrier>> = Barrier;
+
+/// Before a product's wgmma chain of a program of Warpgroups warpgroups: warpgroup w > 0 waits
+/// for its turn (Turn = turn<Barrier>; nothing for no_turn).
+template <class Turn, int Warpgroups> __device__ inline void turn_wait() {
+  if constexpr (!std::is_same_v<Turn, no_turn> && Warpgroups > 1) {
+    const int w = int(threadIdx.x) / 128;
+    if (w > 0)
+      asm volatile("bar.sync %0, 256;" ::"r"(turn_barrier_v<Turn> + w - 1) : "memory");
+  }
+}
+
+/// After the chain is issued: warpgroup w < Warpgroups - 1 passes the turn to warpgroup w + 1.
+template <class Turn, int Warpgroups> __device__ inline void turn_pass() {
+  if constexpr (!std::is_same_v<Turn, no_turn> && Warpgroups > 1) {
+    const int w = int(threadIdx.x) / 128;
+    if (w < Warpgroups - 1)
+      asm volatile("bar.arrive %0, 256;" ::"r"(turn_barrier_v<Turn> + w) : "memory");
+  }
+}
+
 /// r (+)= a · b on the tensor cores (see dot below); `fresh`: r holds nothing yet; ADies: a is
-/// a temporary that no one reads after this product (dying_operand).
-template <bool ADies, class T, class SA, class SB, bool Tr, class L, int WM, int WN, class S>
+/// a temporary that no one reads after this product (dying_operand); Turn: turn<B> where the
+/// warpgroups issue it in turn (on wgmma; no_turn otherwise).
+template <bool ADies, class Turn = no_turn, class T, class SA, class SB, bool Tr, class L, int WM,
+          int WN, class S>
 __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
                                 const LTile<T, SA, DotA<Mma<WM, WN>>> &a,
                                 const SharedTile<T, SB, Tr, L> &b, bool fresh) {
@@ -1412,6 +1453,7 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
       }
     fence_operands(r.v);
     fence_operands(af);
+    turn_wait<Turn, WM / 4>();
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < KT; ++kk) {
@@ -1419,6 +1461,7 @@ __device__ inline void dot_into(LTile<float, S, Mma<WM, WN>> &r,
       wgmma_rs<T, N, Tr ? 0 : 1>(r.v, af[kk], desc, fresh && kk == 0 ? 0 : 1);
     }
     wgmma_commit();
+    turn_pass<Turn, WM / 4>();
     wgmma_wait<0>();
     fence_operands(r.v);
     fence_operands(af);
@@ -1518,8 +1561,9 @@ inline constexpr bool wgmma_shared_product_v =
 /// both operands swizzled and a wgmma layout, a chain of wgmma reading both through
 /// descriptors (warpgroup g takes A's rows 64g …); else A's fragments by ldmatrix and dot_into.
 /// Wait: complete the wgmma chain here; false leaves it in flight (committed as one group).
-template <bool Wait = true, class T, class SA, class LA, class SB, bool Tr, class L, int WM, int WN,
-          class S>
+/// Turn: as dot_into's.
+template <bool Wait = true, class Turn = no_turn, class T, class SA, class LA, class SB, bool Tr,
+          class L, int WM, int WN, class S>
 __device__ inline void dot_into_shared(LTile<float, S, Mma<WM, WN>> &r,
                                        const SharedTile<T, SA, false, LA> &a,
                                        const SharedTile<T, SB, Tr, L> &b, bool fresh) {
@@ -1531,6 +1575,7 @@ __device__ inline void dot_into_shared(LTile<float, S, Mma<WM, WN>> &r,
     const char *base = reinterpret_cast<const char *>(b.ptr);
     const char *base_a = reinterpret_cast<const char *>(a.ptr) + int(threadIdx.x) / 128 * 64 * BA;
     fence_operands(r.v);
+    turn_wait<Turn, WM / 4>();
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < KT; ++kk) {
@@ -1539,6 +1584,7 @@ __device__ inline void dot_into_shared(LTile<float, S, Mma<WM, WN>> &r,
       wgmma_ss<T, N, Tr ? 0 : 1>(r.v, desc_a, desc_b, fresh && kk == 0 ? 0 : 1);
     }
     wgmma_commit();
+    turn_pass<Turn, WM / 4>();
     if constexpr (Wait) {
       wgmma_wait<0>();
       fence_operands(r.v);
@@ -1561,31 +1607,33 @@ struct living_operand {};
 /// a · b on the tensor cores: A in registers (DotA<P>), B in shared memory; the result is a fresh
 /// Acc tile in layout P. On sm_90a with B swizzled and P = Mma<WM, 1> of one 16-row slab per warp
 /// it is a chain of wgmma (A from registers, B through descriptors), else mma.sync m16n8k16 with
-/// B read by ldmatrix (sm_80+). Operand: living_operand or dying_operand.
+/// B read by ldmatrix (sm_80+). Operand: living_operand or dying_operand; Turn: no_turn or
+/// turn<Barrier> (the warpgroups issue the wgmma chain in turn).
 template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN,
-          class Operand = living_operand>
+          class Operand = living_operand, class Turn = no_turn>
 __device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
 dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b, Smem = {},
-    Operand = {}) {
+    Operand = {}, Turn = {}) {
   static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
                 "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
   LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> r;
-  detail::dot_into<std::is_same_v<Operand, dying_operand>>(r, a, b, true);
+  detail::dot_into<std::is_same_v<Operand, dying_operand>, Turn>(r, a, b, true);
   return r;
 }
 
 /// acc + a · b on the tensor cores (Triton's dot(a, b, acc)), accumulating into acc's registers
 /// (see dot above).
 template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN,
-          class Operand = living_operand>
+          class Operand = living_operand, class Turn = no_turn>
 __device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>>
 dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b,
-    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> acc, Smem = {}, Operand = {}) {
+    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> acc, Smem = {}, Operand = {},
+    Turn = {}) {
   static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
                 "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
-  detail::dot_into<std::is_same_v<Operand, dying_operand>>(acc, a, b, false);
+  detail::dot_into<std::is_same_v<Operand, dying_operand>, Turn>(acc, a, b, false);
   return acc;
 }
 
@@ -1593,29 +1641,30 @@ dot(const LTile<T, SA, DotA<Mma<WM, WN>>> &a, const SharedTile<T, SB, Tr, L> &b,
 /// in its rows: the compiler's keep-operands-resident pass puts loop-invariant A operands
 /// there), B in shared memory; the result is a fresh Acc tile in layout P = Mma<WM, WN>, given
 /// explicitly. On sm_90a with both operands swizzled, wgmma reads both through descriptors.
+/// Turn: as above.
 template <class Acc, class P, class T, class SA, class LA, class SB, bool Tr, class L,
-          class Operand = living_operand>
+          class Operand = living_operand, class Turn = no_turn>
 __device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P>
 dot(const SharedTile<T, SA, false, LA> &a, const SharedTile<T, SB, Tr, L> &b, Smem = {},
-    Operand = {}) {
+    Operand = {}, Turn = {}) {
   static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
                 "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
   LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P> r;
-  detail::dot_into_shared(r, a, b, true);
+  detail::dot_into_shared<true, Turn>(r, a, b, true);
   return r;
 }
 
 /// acc + a · b with A resident in shared memory (see dot above).
 template <class Acc, class P, class T, class SA, class LA, class SB, bool Tr, class L,
-          class Operand = living_operand>
+          class Operand = living_operand, class Turn = no_turn>
 __device__ inline LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P>
 dot(const SharedTile<T, SA, false, LA> &a, const SharedTile<T, SB, Tr, L> &b,
-    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P> acc, Smem = {}, Operand = {}) {
+    LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, P> acc, Smem = {}, Operand = {}, Turn = {}) {
   static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
                 "ntc::dev::dot: tensor-core products take float16/bfloat16 and accumulate float");
   static_assert(SA::dim(1) == SB::dim(0), "ntc::dev::dot: inner dimensions differ");
-  detail::dot_into_shared(acc, a, b, false);
+  detail::dot_into_shared<true, Turn>(acc, a, b, false);
   return acc;
 }
 

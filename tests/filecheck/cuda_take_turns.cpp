@@ -1,0 +1,49 @@
+// take-turns (passes/TakeTurns.cpp, configuration knob turns=1): in the TMA program of 128-row
+// blocks (two warpgroups) the two products at the top level of the ring's loop, whose
+// iterations start with the ring's wait and a barrier of the program, are issued by the
+// warpgroups in turn, each product through a named barrier of its own (2 for the scores, 3 for
+// the accumulation). The programs without TMA are left alone (cuda_take_turns_space.cpp checks
+// the tuner's space).
+
+#include "two_products.hpp"
+
+NT_ARRANGEMENT auto wide_rows(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
+  auto q_tiled = q.tile({128, -1});
+  auto keys = [&](nt::Tensor t) {
+    auto tiled = t.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
+    tiled.dtype() = tiled.dtype().squeeze({1});
+    return tiled;
+  };
+  return nt::arrange(q_tiled, keys(k), keys(v), o.tile({128, -1}));
+}
+
+NT_KERNEL(turned, wide_rows, two_products,
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
+          nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64));
+
+// NTC-ARGS: --cuda-arch 90a --kernel turned --config stages=2,tma=1,turns=1
+
+// clang-format off
+// GIR-LABEL: IR after take-turns (ntc_turned_program2_tma)
+// GIR: for i in range(0,
+// GIR-NEXT: async_wait pending=0 iteration=i group=0
+// GIR: %s = dot({{.*}}, turn=2) : float32[128, 64] #mma<8x1>
+// GIR-NEXT: %acc <- dot({{.*}}, a_dies, turn=3) : float32[128, 64] #mma<8x1>
+// GIR-NEXT: store o[]
+
+// CU-LABEL: ntc_turned_program2_vec(
+// CU-NOT: ntc::dev::turn<
+// CU-LABEL: ntc_turned_program2_tma(const ntc_turned_args ntc_args
+// CU: for (Index l_i = 0;
+// CU-NEXT: ntc_ring0.wait<false>(static_cast<int>((l_i) % 2));
+// CU-NEXT: ntc::dev::barrier();
+// CU: auto t_s = ntc::dev::dot<float>(
+// CU: ntc_smem, ntc::dev::living_operand{}, ntc::dev::turn<2>{});
+// CU-NEXT: t_acc = ntc::dev::dot<float>({{.*}}, ntc_smem, ntc::dev::dying_operand{}, ntc::dev::turn<3>{});
+// CU-NEXT: }
+// CU-NOT: ntc::dev::turn<
+// CU: }
+
+// clang-format on
