@@ -79,17 +79,6 @@ bool issuesAhead(const kir::Function &laidOut) {
   });
 }
 
-/// True when take-turns marks a product of the laid-out function's loops for a block of
-/// `threads` on `gpu` with the knob turns=1.
-bool takesTurns(const kir::Function &laidOut, int threads, const GpuTarget &gpu) {
-  GpuTarget turning = gpu;
-  turning.knobs.turns = 1;
-  bool found = false;
-  kir::forEachValue(takeTurns(laidOut, threads, turning).body,
-                    [&](const kir::Value &v) { found = found || v->turn >= 0; });
-  return found;
-}
-
 /// The GPU passes up to allocate-shared for a specialized function, as the CUDA backend runs
 /// them (pipelined and laid out; the element-by-element twin needs no more shared memory).
 SharedPlan layOut(const kir::Function &specialized, int threads, const GpuTarget &gpu) {
@@ -348,9 +337,6 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
       } else if (holdsStatement(layOut(*specialized, threads, gpu).function,
                                 kir::StmtKind::AsyncCopy)) {
         const bool minMax = holdsFloatMinMax(*specialized);
-        // Warpgroups taking turns at the products of the ring's loop (take-turns).
-        const bool turns = gpu.hasHopper() &&
-                           takesTurns(layOut(*specialized, threads, gpu).function, threads, gpu);
         for (int stages : kRingStages) {
           tryWithTma(LaunchKnobs{0, stages, 0});
           // By TMA with stages released to the last warp that reads them (release-stages).
@@ -360,10 +346,6 @@ std::vector<Config> configSpace(const kir::Function &translated, Target target,
           if (gpu.hasHopper() && minMax)
             for (int release : {0, 1})
               tryConfig(LaunchKnobs{0, stages, 0, 0, 1, 0, 0, release, 1});
-          // By TMA, the barrier's, with turns (and with the one-instruction maximum).
-          if (turns)
-            for (int oneInstruction : {0, minMax ? 1 : 0})
-              tryConfig(LaunchKnobs{0, stages, 0, 0, 1, 0, 0, 0, oneInstruction, 1});
         }
         // Each ring again with its last product in flight, where overlap-products applies.
         GpuTarget overlapping = gpu;
