@@ -7,16 +7,7 @@
 // ptxas spills them under the cap.
 
 #include "online_softmax.hpp"
-
-NT_ARRANGEMENT auto query_blocks(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
-  auto q_tiled = q.tile({128, -1});
-  auto keys = [&](nt::Tensor t) {
-    auto tiled = t.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
-    tiled.dtype() = tiled.dtype().squeeze({1});
-    return tiled;
-  };
-  return nt::arrange(q_tiled, keys(k), keys(v), o.tile({128, -1}));
-}
+#include "query_blocks.hpp"
 
 NT_KERNEL(step, query_blocks, online_softmax,
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 128),

@@ -2,22 +2,13 @@
 // blocks (two warpgroups) the two products at the top level of the ring's loop, whose
 // iterations start with the ring's wait and a barrier of the program, are issued by the
 // warpgroups in turn, each product through a named barrier of its own (2 for the scores, 3 for
-// the accumulation). The programs without TMA are left alone (cuda_take_turns_space.cpp checks
-// the tuner's space).
+// the accumulation). The programs without TMA are left alone (cuda_take_turns_refused.cpp: a
+// block of one warpgroup).
 
+#include "query_blocks.hpp"
 #include "two_products.hpp"
 
-NT_ARRANGEMENT auto wide_rows(nt::Tensor q, nt::Tensor k, nt::Tensor v, nt::Tensor o) {
-  auto q_tiled = q.tile({128, -1});
-  auto keys = [&](nt::Tensor t) {
-    auto tiled = t.tile({64, -1}).tile({-1, -1}).expand({q_tiled.shape(0), -1});
-    tiled.dtype() = tiled.dtype().squeeze({1});
-    return tiled;
-  };
-  return nt::arrange(q_tiled, keys(k), keys(v), o.tile({128, -1}));
-}
-
-NT_KERNEL(turned, wide_rows, two_products,
+NT_KERNEL(turned, query_blocks, two_products,
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
           nt::Tensor(2, nt::float16).constexpr_dim(1).upper_bound(1, 64),
