@@ -1291,6 +1291,13 @@ static void test_dot() {
   dot_test<float, float, float, Shape<4, 8>, Shape<8, 4>, 256>("float 4x8x4", -1, 1, f);
   dot_test<float, float, float, Shape<2, 16, 8>, Shape<2, 8, 24>, 128>("float batched 2x16x8x24",
                                                                        -1, 1, f);
+  // SIMT products of blocked accumulators with four-column chunks (dot_simt's register-blocked
+  // path): attention's float32 scores (128×64 over 256 threads, eight rows 16 apart per thread)
+  // and its PV product (128×128, sixteen rows 8 apart), and two-column chunks (24×32 over 128
+  // threads: three rows 8 apart).
+  dot_test<float, float, float, Shape<128, 128>, Shape<128, 64>, 256>("float 128x128x64", -1, 1, f);
+  dot_test<float, float, float, Shape<128, 64>, Shape<64, 128>, 256>("float 128x64x128", -1, 1, f);
+  dot_test<float, float, float, Shape<24, 16>, Shape<16, 32>, 128>("float 24x16x32", -1, 1, f);
   dot_test<int8_t, int8_t, int32_t, Shape<32, 64>, Shape<64, 32>, 128>("int8 32x64x32", -128, 127,
                                                                        exact());
   dot_test<int32_t, int32_t, int32_t, Shape<16, 16>, Shape<16, 16>, 128>("int32 wrap", -3e9, 3e9,
@@ -1735,7 +1742,8 @@ void swizzled_dot_test(const char *name) {
                rel(1e-3, 1e-3));
   check<float>(n + " (dying A, accumulating twice, warpgroups in turn)",
                hvec<float>(o.begin() + 13 * SC::numel, o.end()),
-               cpu::dot(x, y, cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c))), rel(1e-3, 1e-3));
+               cpu::dot(x, y, cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c))),
+               rel(1e-3, 1e-3));
 }
 
 static void test_layouts() {

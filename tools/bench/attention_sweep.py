@@ -1,15 +1,22 @@
-"""Times attention_f16 built several ways (e.g. under different --define meta-parameters) against
-PyTorch's scaled_dot_product_attention on the GPU, in one run, interleaved per shape.
+"""Times attention_f16 (or attention_f32) built several ways (e.g. under different --define
+meta-parameters) against PyTorch's scaled_dot_product_attention on the GPU, in one run,
+interleaved per shape.
 
-Each build is a shared library exporting attention_f16; the timing is gpu_bench.py's (CUDA graph
+Each build is a shared library exporting the kernel; the timing is gpu_bench.py's (CUDA graph
 over rotating buffers, median of replays) and every build is checked once against SDPA before
-timing. Usage: python3 attention_sweep.py <label>=<lib.so> [<label>=<lib.so> ...]
+timing. Usage: python3 attention_sweep.py [--f32] <label>=<lib.so> [<label>=<lib.so> ...]
+--f32: attention_f32 on float32 tensors, at smaller shapes (its products run on the CUDA cores).
 """
 import sys
 
 import torch
 
-builds = [a.split("=", 1) for a in sys.argv[1:]]
+f32 = "--f32" in sys.argv[1:]
+kernel, dtype = ("attention_f32", torch.float32) if f32 else ("attention_f16", torch.float16)
+shapes = (((2, 8, 1024, 64, 0), (2, 8, 1024, 128, 0), (2, 8, 1024, 128, 1)) if f32 else
+          ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
+           (4, 32, 4096, 128, 1), (4, 32, 4096, 64, 1)))
+builds = [a.split("=", 1) for a in sys.argv[1:] if a != "--f32"]
 sys.argv = [sys.argv[0], builds[0][1]]  # gpu_bench loads its library from argv[1]
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 sys.path.insert(0, __file__.rsplit("/", 3)[0] + "/tools/python")
@@ -19,10 +26,9 @@ from ntc_dlpack import Library  # noqa: E402
 torch.manual_seed(4)
 libs = [(label, Library(path)) for label, path in builds]
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}")
-for b, h, s, d, causal in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16, 1024, 64, 0),
-                           (4, 32, 4096, 128, 1), (4, 32, 4096, 64, 1)):
-    sets = sets_for(4 * b * h * s * d * 2)
-    qs, ks, vs = ([torch.randn(b, h, s, d, device="cuda", dtype=torch.float16) for _ in range(sets)]
+for b, h, s, d, causal in shapes:
+    sets = sets_for(4 * b * h * s * d * dtype.itemsize)
+    qs, ks, vs = ([torch.randn(b, h, s, d, device="cuda", dtype=dtype) for _ in range(sets)]
                   for _ in range(3))
     os_ = [torch.empty_like(qs[0]) for _ in range(sets)]
     ref = torch.nn.functional.scaled_dot_product_attention(qs[0], ks[0], vs[0], scale=1.0,
@@ -31,14 +37,14 @@ for b, h, s, d, causal in ((4, 32, 4096, 128, 0), (4, 32, 4096, 64, 0), (16, 16,
     checked = []
     for label, lib in libs:
         os_[0].zero_()
-        lib.call("attention_f16", qs[0], ks[0], vs[0], causal, os_[0])
+        lib.call(kernel, qs[0], ks[0], vs[0], causal, os_[0])
         torch.cuda.synchronize()
         checked.append(bool(((os_[0] - ref).abs() <= 0.03 + 0.03 * ref.abs()).all()))
     # SDPA and every build replayed in turn, run after run (gpu_bench.timed_interleaved).
     times = timed_interleaved(
         [lambda i, st: torch.nn.functional.scaled_dot_product_attention(
             qs[i], ks[i], vs[i], scale=1.0, is_causal=bool(causal))] +
-        [lambda i, st, lib=lib: lib.call("attention_f16", qs[i], ks[i], vs[i], causal, os_[i],
+        [lambda i, st, lib=lib: lib.call(kernel, qs[i], ks[i], vs[i], causal, os_[i],
                                          stream=st) for _, lib in libs],
         sets, reps=5, runs=9)
     sdpa = times[0]

@@ -1,5 +1,5 @@
-"""Checks a library built from one configuration of matmul, matmul_bf16, addmm, linear or
-attention_f16 (a "variant", see tools/scripts/variant-bundle.sh) against PyTorch at tail shapes:
+"""Checks a library built from one configuration of matmul, matmul_bf16, addmm, linear,
+attention_f16 or attention_f32 (a "variant", see tools/scripts/variant-bundle.sh) against PyTorch at tail shapes:
 sizes that are not multiples of any tile, K shorter than one tile, one-row outputs, and tensors
 whose rows are not 16-byte aligned (the dispatcher then launches another program than the TMA
 or vector one); matmul also with an even and an odd number of row tiles (a program in clusters
@@ -83,7 +83,11 @@ for m, n, k, pad in ((65, 97, 130, 0), (1, 256, 64, 0), (300, 520, 777, 0), (256
         report(f"linear {m}x{n}x{k}{' unaligned' if pad else ''}", err < 2e-2,
                f"max error {err:.3g}")
 
-if exported("attention_f16"):
+# float32 attention is compared more tightly: its products are IEEE float32 on the CUDA cores.
+for kernel, dtype, tolerance in (("attention_f16", torch.float16, 3e-2),
+                                 ("attention_f32", torch.float32, 1e-3)):
+    if not exported(kernel):
+        continue
     # 1000 keys: eight 128-key steps, so that a ring of three or four stages is refilled (the
     # released stages of overlap=2 loops); 190 at d = 16, the narrowest program.
     for b, h, s, d, causal, pad in ((1, 2, 100, 64, 0, 0), (2, 2, 65, 32, 1, 0), (1, 1, 1, 64, 0, 0),
@@ -91,11 +95,11 @@ if exported("attention_f16"):
                                     (1, 1, 77, 64, 0, 8), (1, 2, 1000, 128, 1, 0),
                                     (1, 2, 1000, 64, 0, 0), (1, 2, 190, 16, 0, 0)):
         def make():
-            x = torch.randn(b, h, s, d + pad, device="cuda", dtype=torch.float16)
+            x = torch.randn(b, h, s, d + pad, device="cuda", dtype=dtype)
             return x[..., :d]
         q, k, v = make(), make(), make()
-        out = torch.empty(b, h, s, d, device="cuda", dtype=torch.float16)
-        lib.call("attention_f16", q, k, v, causal, out)
+        out = torch.empty(b, h, s, d, device="cuda", dtype=dtype)
+        lib.call(kernel, q, k, v, causal, out)
         torch.cuda.synchronize()
         # The reference by plain products and softmax (not SDPA, whose memory-efficient kernel
         # compute-sanitizer's racecheck reports hazards in).
@@ -105,8 +109,8 @@ if exported("attention_f16"):
                 torch.ones(s, s, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
         ref = torch.softmax(scores, -1) @ v.float()
         err = (out.float() - ref).abs().max().item()
-        report(f"attention {b}x{h}x{s}x{d}{' causal' if causal else ''}"
-               f"{' unaligned' if pad else ''}", err < 3e-2, f"max error {err:.3g}")
+        report(f"{kernel} {b}x{h}x{s}x{d}{' causal' if causal else ''}"
+               f"{' unaligned' if pad else ''}", err < tolerance, f"max error {err:.3g}")
 
 print(f"variant check: {passed} passed, {failed} failed")
 sys.exit(1 if failed or not passed else 0)

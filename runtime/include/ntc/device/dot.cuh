@@ -95,11 +95,11 @@ template <class Acc> __device__ inline Acc fma_acc(Acc acc, Acc x, Acc y) {
 template <class TA, class TB, class Acc, class SA, class SB, int Th, class SC>
 __device__ inline void dot_simt(Smem smem, Tile<Acc, SC, Th> &c) {
   using D = dot_dims<SA, SB>;
+  using C = Tile<Acc, SC, Th>;
   constexpr int M = D::M, K = D::K, N = D::N;
   const TA *sa = smem.as<TA>();
   const TB *sb = smem.as<TB>(dot_b_offset<TA, D::batch, M, K>());
-  if constexpr (D::batch == 1 && Th % N == 0 && !Tile<Acc, SC, Th>::replicated &&
-                Tile<Acc, SC, Th>::V == 1) {
+  if constexpr (D::batch == 1 && Th % N == 0 && !C::replicated && C::V == 1) {
     // Cyclic layout: every slot of a thread is in the same column: one B element per k for all
     // slots.
     const int j = int(threadIdx.x) % N;
@@ -110,6 +110,28 @@ __device__ inline void dot_simt(Smem smem, Tile<Acc, SC, Th> &c) {
       for (int s = 0; s < c.Slots; ++s) {
         const int i = c.owns(s) ? s * (Th / N) + i0 : 0;
         c.v[s] = ::ntc::dev::detail::fma_acc(c.v[s], ::ntc::dev::convert<Acc>(sa[i * K + k]), y);
+      }
+    }
+  } else if constexpr (D::batch == 1 && !C::replicated && C::full && N % C::V == 0 &&
+                       (Th * C::V) % N == 0) {
+    // Blocked layout whose chunks stay in one row and whose chunk rows start at column 0: the
+    // thread's outputs are Slots / V rows, (Th·V) / N apart, of V consecutive columns. Per k
+    // it reads one A element per row and V B elements, and keeps only two indices (an array of
+    // indices per slot took two registers per output, which ptxas spilled).
+    constexpr int V = C::V, rows = C::Slots / V, rowStep = (Th * V) / N;
+    const int first = c.linear(0);
+    const int i0 = first / N, j0 = first % N;
+    for (int k = 0; k < K; ++k) {
+      Acc y[V];
+#pragma unroll
+      for (int x = 0; x < V; ++x)
+        y[x] = ::ntc::dev::convert<Acc>(sb[k * N + j0 + x]);
+#pragma unroll
+      for (int r = 0; r < rows; ++r) {
+        const Acc a = ::ntc::dev::convert<Acc>(sa[(i0 + r * rowStep) * K + k]);
+#pragma unroll
+        for (int x = 0; x < V; ++x)
+          c.v[r * V + x] = ::ntc::dev::detail::fma_acc(c.v[r * V + x], a, y[x]);
       }
     }
   } else {
