@@ -24,10 +24,6 @@ using Kt = Shape<128, 64>;
 using P = Shape<128, 64>;
 using V = Shape<64, 128>;
 
-constexpr std::size_t kScoresBytes = dev::dot_smem_bytes<float, 128, 128, 64>();
-constexpr std::size_t kOutputBytes = dev::dot_smem_bytes<float, 128, 64, 128>();
-constexpr std::size_t kSmemBytes = kScoresBytes > kOutputBytes ? kScoresBytes : kOutputBytes;
-
 } // namespace
 
 /// scores = q·kᵀ for tiles read from global memory.
@@ -49,6 +45,3 @@ __global__ void __launch_bounds__(kThreads) simt_output(const float *p, const fl
   const auto acc = dev::full<float, Q, kThreads>(1.0f);
   dev::store(o, dev::dot(tp, tv, acc, smem), Dense<Q>{});
 }
-
-/// The shared-memory bytes of the larger of the two kernels.
-__host__ std::size_t simt_products_smem() { return kSmemBytes; }
