@@ -82,7 +82,11 @@ public:
     }
     programCoordinates();
     jaggedBatches();
+    for (int barrier : f_.turnBarriers)
+      line(d_.turnsBegin(barrier));
     stmts(f_.body);
+    for (int barrier : f_.turnBarriers)
+      line(d_.turnsEnd(barrier));
     os_ << d_.epilogue();
   }
 

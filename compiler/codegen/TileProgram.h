@@ -62,6 +62,11 @@ public:
   virtual std::string dotPrecision(const std::string & /*precision*/) const { return ""; }
   /// The trailing argument of a product whose A operand dies there (ValueNode::aDies).
   virtual std::string dyingOperand() const { return ""; }
+  /// The statement that gives warpgroup 0 the first turn of products taking turns through
+  /// named barriers from `barrier` on (Function::turnBarriers; none on the CPU).
+  virtual std::string turnsBegin(int /*barrier*/) const { return ""; }
+  /// The statement that takes back the last turn of those products at the program's end.
+  virtual std::string turnsEnd(int /*barrier*/) const { return ""; }
   /// The trailing arguments of a product that the warpgroups issue in turn through named
   /// barriers from `barrier` on (take-turns): the operand mark (`dying`) and the turn.
   virtual std::string turnArguments(bool dying, int barrier) const {

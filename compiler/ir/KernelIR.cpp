@@ -789,6 +789,8 @@ std::string print(const Function &f) {
                                (r.multicastOperand == 0 ? "a" : "b") + " (multicast)"
                          : std::string())
        << "\n";
+  for (int b : f.turnBarriers)
+    os << "  # turns through barriers from " << b << "\n";
   if (const auto &w = f.warpSpecialization)
     os << "  # persistent, warp-specialized: " << w->consumerThreads << " consumer threads ("
        << w->consumerRegisters << " registers), a producer of " << w->producerThreads << " ("

@@ -233,10 +233,11 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   // The producer warpgroup issues TMA copies.
   if (config.knobs.persistent == 1 && config.knobs.tma != 1)
     throw std::invalid_argument("persistent=1 needs tma=1 (its producer issues TMA copies)");
-  // The turns wait for the barrier that starts each iteration of a ring refilled after it.
-  if (config.knobs.turns == 1 && (config.knobs.tma != 1 || config.knobs.release == 1))
-    throw std::invalid_argument("turns=1 needs tma=1 and no release=1 (the warpgroups take "
-                                "turns between the barriers of the ring's waits)");
+  // The warpgroups take turns at the products of a TMA program's loops; a warp-specialized
+  // program's consumers synchronize by the ring's barriers alone.
+  if (config.knobs.turns == 1 && (config.knobs.tma != 1 || config.knobs.persistent == 1))
+    throw std::invalid_argument("turns=1 needs tma=1 and no persistent=1 (the warpgroups take "
+                                "turns at the products of a TMA program's loops)");
   return config;
 }
 

@@ -509,9 +509,9 @@ int64_t placeRingBarriers(kir::Function &f, int64_t sharedBytes);
 TensorMapPlan releaseStages(const TensorMapPlan &plan, int threads, const GpuTarget &gpu);
 
 /// take-turns (GPU, sm_90a, configuration knob `turns=1`, for a block of `threads`): the wgmma
-/// products at the top level of a pipelined loop whose iterations each start with a barrier of
-/// the program are issued by its warpgroups each in turn, through named barriers of their own
-/// (ValueNode::turn; see TakeTurns.cpp). Without the knob or such a loop, `f` unchanged.
+/// products at the top level of a top-level loop are issued by its warpgroups each in turn,
+/// round and round, through named barriers of their own (ValueNode::turn,
+/// Function::turnBarriers; see TakeTurns.cpp). Without the knob or such a loop, `f` unchanged.
 kir::Function takeTurns(const kir::Function &f, int threads, const GpuTarget &gpu);
 
 /// The programs per cluster of `f` after use-tensor-maps: the largest cluster of its TMA rings

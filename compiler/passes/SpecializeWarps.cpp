@@ -24,8 +24,8 @@
 //     qualify once assign-layouts loads their tiles in the accumulator's layout);
 //   * the loop's bounds and the coordinates and residual conditions of its copies depend on
 //     program coordinates and sizes only (the producer computes them without the body);
-//   * no parameter is jagged, one program per block, the loop multiplies with wgmma (sm_90a)
-//     and the consumers are whole warpgroups;
+//   * no parameter is jagged, no product takes turns (take-turns), one program per block, the
+//     loop multiplies with wgmma (sm_90a) and the consumers are whole warpgroups;
 //   * the stores' staging region, after everything else, fits the block's shared memory (in
 //     rounds of fewer column blocks where the whole tile does not): the store of one program
 //     then overlaps the next program's loop.
@@ -176,7 +176,7 @@ std::optional<kir::Function> specializeWarps(const kir::Function &tma, const Gri
                                              int threads, int64_t totalBytes,
                                              const GpuTarget &gpu) {
   if (gpu.knobs.persistent != 1 || !gpu.hasHopper() || threads % 128 != 0 ||
-      tma.tmaRings.size() != 1 || !warpSpecializable(tma, true) ||
+      tma.tmaRings.size() != 1 || !tma.turnBarriers.empty() || !warpSpecializable(tma, true) ||
       programsPerBlock(tma, threads) != 1)
     return std::nullopt;
   const TmaRing &ring = tma.tmaRings.front();

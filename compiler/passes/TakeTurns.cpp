@@ -1,38 +1,39 @@
 //===- TakeTurns.cpp - warpgroups issuing a loop's products one after the other ------===//
 //
-// In attention's pipelined loop both warpgroups of a 128-row program start an iteration
-// together (the barrier of the ring's wait) and issue their first product (QK) at once: the
-// tensor cores interleave the two wgmma chains, both complete about together, and both
-// warpgroups then run their softmax while the tensor cores idle, unless another program on the
-// SM fills them. FlashAttention-3 orders the warpgroups' products ("ping-pong"): the second
-// warpgroup issues only once the first has issued, so the first chain completes after half the
-// time and the first warpgroup's softmax runs under the second one's product.
+// In attention's pipelined loop both warpgroups of a 128-row program issue their first product
+// (QK) about together: the tensor cores interleave the two wgmma chains, both complete about
+// together, and both warpgroups then run their softmax while the tensor cores idle, unless
+// another program on the SM fills them. FlashAttention-3 orders the warpgroups' products
+// ("ping-pong"): the second warpgroup issues only once the first has issued, so the first chain
+// completes after half the time and the first warpgroup's softmax runs under the second one's
+// product.
 //
 // With the configuration knob `turns=1` this pass marks the products of such loops
-// (ValueNode::turn): warpgroup w > 0 waits on named barrier `turn + w - 1` before issuing its
-// wgmma chain, and warpgroup w < W - 1 arrives on barrier `turn + w` once it has issued its
-// own (ntc::dev::turn). Each product of a loop has barriers of its own, so that a warpgroup's
-// arrival for one product is never counted for another.
+// (ValueNode::turn) and lists their barriers (Function::turnBarriers): warpgroup w waits on
+// named barrier `turn + w` before issuing its wgmma chain and arrives on barrier
+// `turn + (w + 1) % W` once it has issued it (ntc::dev::turn). The turns go round: warpgroup 0
+// gets its first one at the start of the program (the last warpgroup arrives once,
+// ntc::dev::turns_begin) and takes back the last one at its end (turns_end), so every barrier
+// ends with as many arrivals as waits. Each product of a loop has barriers of its own.
 //
-//   for i in range(b, e):                  for i in range(b, e):
-//     async_wait … (a barrier)               async_wait …
-//     …                                      …
-//     %s = dot(%q, K(i))            ->       %s = dot(%q, K(i), turn=2)
-//     …                                      …
-//     %acc <- dot(p, V(i), acc')             %acc <- dot(p, V(i), acc', turn=3)
+//   for i in range(b, e):                  # turns through barriers from 2, from 4
+//     …                                    for i in range(b, e):
+//     %s = dot(%q, K(i))            ->       …
+//     …                                      %s = dot(%q, K(i), turn=2)
+//     %acc <- dot(p, V(i), acc')             …
+//                                            %acc <- dot(p, V(i), acc', turn=4)
 //
-// A warpgroup arrives at most once on a barrier between two barriers of the whole program, so
-// arrivals of different iterations are never counted together: a candidate loop starts each
-// iteration with a wait that is a barrier of the program (not a ring refilled by releases), has
-// no product already issued apart (overlap-products' dot_issue), and its marked products stand
-// at the top level of its body (every warpgroup runs each of them exactly once per iteration).
-// A product is marked when it runs as a chain of wgmma over every warp of the program
-// (wgmmaProduct, one program per block, two warpgroups or more). GPU, sm_90a, knob turns=1;
-// otherwise the function is returned unchanged.
-//
-// Correct on the GPU but measured 10-12% slower than without it (the barrier that starts every
-// iteration brings the warpgroups back together, so no ping-pong offset builds up;
-// docs/decisions.md): the knob is accepted by --config and is not in the tuner's space.
+// No warpgroup gets a turn ahead of the others (warpgroup w's turn k waits for warpgroup
+// w - 1's turn k, warpgroup 0's for the last one's turn k - 1), so a barrier never counts the
+// arrivals of two turns together, and the loop needs no barrier of the whole program to keep the
+// warpgroups in step: a ring whose stages are released (release-stages) qualifies. Every wait
+// is for a turn that the other warpgroup reaches earlier in the same program order, so the turns
+// add no deadlock to the loop's own synchronization. The marked products stand at the top
+// level of a top-level loop's body (every warpgroup runs each of them exactly once per
+// iteration, in the same order), and the loop issues no product apart (overlap-products'
+// dot_issue). A product is marked when it runs as a chain of wgmma over every warp of the
+// program (wgmmaProduct, one program per block, two warpgroups or more). GPU, sm_90a, knob
+// turns=1; otherwise the function is returned unchanged.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -55,15 +56,10 @@ bool turnable(const Value &v, int threads) {
   return v->kind == ValueKind::Dot && wgmmaProduct(v) && v->type.layout->warpsM * 32 == threads;
 }
 
-/// True when `loop`'s iterations each start with a barrier of the whole program and none of its
-/// products is issued apart from its wait.
-bool startsWithBarrier(const Function &f, const Stmt &loop) {
-  if (loop->kind != StmtKind::For || loop->body.empty() ||
-      loop->body.front()->kind != StmtKind::AsyncWait)
+/// True when `loop` is a loop that issues no product apart from its wait (dot_issue).
+bool turnsLoop(const Stmt &loop) {
+  if (loop->kind != StmtKind::For)
     return false;
-  for (const TmaRing &ring : f.tmaRings)
-    if (ring.group == loop->body.front()->group && ring.lastReleaserRefills)
-      return false; // its wait is no barrier
   bool apart = false;
   forEachStmt(loop->body, [&](const Stmt &s) {
     apart = apart || s->kind == StmtKind::DotIssue || s->kind == StmtKind::DotWait;
@@ -91,15 +87,16 @@ kir::Function takeTurns(const kir::Function &f, int threads, const GpuTarget &gp
   Function out = f;
   int next = kFirstTurnBarrier;
   for (Stmt &loop : out.body) {
-    if (!startsWithBarrier(f, loop))
+    if (!turnsLoop(loop))
       continue;
     std::vector<Stmt> body = loop->body;
     bool marked = false;
     for (Stmt &s : body)
       if ((s->kind == StmtKind::Define || s->kind == StmtKind::Assign) &&
-          turnable(s->value, threads) && next + warpgroups - 1 <= kNamedBarriers) {
+          turnable(s->value, threads) && next + warpgroups <= kNamedBarriers) {
         s = withTurn(s, next);
-        next += warpgroups - 1;
+        out.turnBarriers.push_back(next);
+        next += warpgroups;
         marked = true;
       }
     if (marked) {

@@ -1596,7 +1596,7 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
 /// runs between the two (overlap-products' rotated loop); and a product from the resident A
 /// issued ahead of an accumulating one, completed by dot_wait<1> while the second stays in
 /// flight (overlap-products at level 2). Last, the products with the warpgroups taking turns
-/// (ntc::dev::turn, take-turns), over two rounds.
+/// (ntc::dev::turn, take-turns), over three rounds with no barrier between them.
 template <class T, int WM, int M, int K, int N, int RowBytes>
 void swizzled_dot_test(const char *name) {
   constexpr int Th = 32 * WM;
@@ -1684,16 +1684,21 @@ void swizzled_dot_test(const char *name) {
         dev::dot_wait(behind, behind_in_flight);
         dev::store(po, behind, RowMajor<SC>{11 * SC::numel});
         // The warpgroups taking turns (take-turns): each product issued by one warpgroup after
-        // the other, twice, a barrier of the block between the rounds (the loop's wait).
+        // the other, three rounds with no barrier of the block between them (the turns go
+        // round), the first turns given at the start and the last taken back at the end.
+        constexpr int warpgroups = WM / 4;
+        dev::turns_begin<2, warpgroups>();
+        dev::turns_begin<4, warpgroups>();
         dev::LTile<float, SC, P> turned;
         auto turned_acc = acc;
-        for (int round = 0; round < 2; ++round) {
-          __syncthreads();
+        for (int round = 0; round < 3; ++round) {
           turned = dev::dot<float, P>(xs, yt, smem, dev::living_operand{}, dev::turn<2>{});
           turned_acc =
               dev::dot<float>(dev::convert_layout<dev::DotA<P>>(dev::cast<T>(x_float), smem), y,
-                              turned_acc, smem, dev::dying_operand{}, dev::turn<3>{});
+                              turned_acc, smem, dev::dying_operand{}, dev::turn<4>{});
         }
+        dev::turns_end<2, warpgroups>();
+        dev::turns_end<4, warpgroups>();
         dev::store(po, turned, RowMajor<SC>{12 * SC::numel});
         dev::store(po, turned_acc, RowMajor<SC>{13 * SC::numel});
       },
@@ -1740,9 +1745,9 @@ void swizzled_dot_test(const char *name) {
   check<float>(n + " (resident A, warpgroups in turn)",
                hvec<float>(o.begin() + 12 * SC::numel, o.begin() + 13 * SC::numel), want,
                rel(1e-3, 1e-3));
-  check<float>(n + " (dying A, accumulating twice, warpgroups in turn)",
+  check<float>(n + " (dying A, accumulating three times, warpgroups in turn)",
                hvec<float>(o.begin() + 13 * SC::numel, o.end()),
-               cpu::dot(x, y, cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c))),
+               cpu::dot(x, y, cpu::dot(x, y, cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c)))),
                rel(1e-3, 1e-3));
 }
 

@@ -118,15 +118,18 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
       passes::parseConfigId(spec, "BM=16,BN=32,minmax=2"),
       "minmax=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
       "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1)");
-  // turns=1: the warpgroups take turns at a TMA ring's products, between its waits' barriers.
+  // turns=1: the warpgroups take turns at a TMA program's products, released rings included.
   CHECK(passes::configId(spec, passes::parseConfigId(spec, "BM=16,BN=32,tma=1,turns=1")) ==
         "BM=16,BN=32,tma=1,turns=1");
+  CHECK(
+      passes::configId(spec, passes::parseConfigId(spec, "BM=16,BN=32,tma=1,release=1,turns=1")) ==
+      "BM=16,BN=32,tma=1,release=1,turns=1");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,turns=1"),
-                    "turns=1 needs tma=1 and no release=1 (the warpgroups take turns between the "
-                    "barriers of the ring's waits)");
-  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,release=1,turns=1"),
-                    "turns=1 needs tma=1 and no release=1 (the warpgroups take turns between the "
-                    "barriers of the ring's waits)");
+                    "turns=1 needs tma=1 and no persistent=1 (the warpgroups take turns at the "
+                    "products of a TMA program's loops)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,persistent=1,turns=1"),
+                    "turns=1 needs tma=1 and no persistent=1 (the warpgroups take turns at the "
+                    "products of a TMA program's loops)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=2"),
                     "cluster=2 needs tma=1 (the programs of a cluster share TMA copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,persistent=1"),

@@ -129,6 +129,16 @@ std::string CudaDialect::dotPrecision(const std::string &precision) const {
 
 std::string CudaDialect::dyingOperand() const { return ", ntc::dev::dying_operand{}"; }
 
+std::string CudaDialect::turnsBegin(int barrier) const {
+  return "ntc::dev::turns_begin<" + std::to_string(barrier) + ", " +
+         std::to_string(threads_ / 128) + ">();";
+}
+
+std::string CudaDialect::turnsEnd(int barrier) const {
+  return "ntc::dev::turns_end<" + std::to_string(barrier) + ", " + std::to_string(threads_ / 128) +
+         ">();";
+}
+
 std::string CudaDialect::turnArguments(bool dying, int barrier) const {
   return std::string(dying ? ", ntc::dev::dying_operand{}" : ", ntc::dev::living_operand{}") +
          ", ntc::dev::turn<" + std::to_string(barrier) + ">{}";

@@ -47,6 +47,8 @@ public:
   int dotLoopThreads() const override;
   std::string dotPrecision(const std::string &precision) const override;
   std::string dyingOperand() const override;
+  std::string turnsBegin(int barrier) const override;
+  std::string turnsEnd(int barrier) const override;
   std::string turnArguments(bool dying, int barrier) const override;
   const GpuTarget *gpuTarget() const override { return &gpu_; }
   bool unitStride(int param, int dim) const override;

@@ -1387,10 +1387,14 @@ inline constexpr bool wgmma_product_v = is_swizzled_v<L> &&WN == 1 && WM % 4 == 
 } // namespace detail
 
 /// A product that the warpgroups of the program issue each in turn (the compiler's take-turns
-/// pass, FlashAttention-3's ping-pong): warpgroup w > 0 issues its wgmma chain only once
-/// warpgroup w - 1 has issued its own, through named barrier Barrier + w - 1, so the tensor
-/// cores run the warpgroups' chains one after the other instead of interleaved, and the first
-/// warpgroup's next statements (attention's softmax) overlap the second one's product.
+/// pass, FlashAttention-3's ping-pong): warpgroup w issues its wgmma chain only once warpgroup
+/// w - 1 has issued its own (warpgroup 0 once the last one has issued its previous chain),
+/// through named barrier Barrier + w, so the tensor cores run the warpgroups' chains one after
+/// the other instead of interleaved, and the first warpgroup's next statements (attention's
+/// softmax) overlap the second one's product. The turns are symmetric: no warpgroup gets more
+/// than one turn ahead of another, so the warpgroups need no other barrier to stay in step.
+/// turns_begin gives warpgroup 0 its first turn; turns_end takes back the last warpgroup's last
+/// pass, so that every barrier ends with as many arrivals as waits.
 template <int Barrier> struct turn {
   static_assert(Barrier >= 2 && Barrier < 16,
                 "ntc::dev::turn: named barriers 2 to 15 (0 is __syncthreads, 1 the consumers')");
@@ -1404,24 +1408,43 @@ namespace detail {
 template <class Turn> inline constexpr int turn_barrier_v = -1;
 template <int Barrier> inline constexpr int turn_barrier_v<turn<Barrier>> = Barrier;
 
-/// Before a product's wgmma chain of a program of Warpgroups warpgroups: warpgroup w > 0 waits
-/// for its turn (Turn = turn<Barrier>; nothing for no_turn).
+/// Before a product's wgmma chain of a program of Warpgroups warpgroups: warpgroup w waits for
+/// its turn on barrier Barrier + w (nothing for no_turn).
 template <class Turn, int Warpgroups> __device__ inline void turn_wait() {
   if constexpr (!std::is_same_v<Turn, no_turn> && Warpgroups > 1) {
     const int w = int(threadIdx.x) / 128;
-    if (w > 0)
-      asm volatile("bar.sync %0, 256;" ::"r"(turn_barrier_v<Turn> + w - 1) : "memory");
+    asm volatile("bar.sync %0, 256;" ::"r"(turn_barrier_v<Turn> + w) : "memory");
   }
 }
 
-/// After the chain is issued: warpgroup w < Warpgroups - 1 passes the turn to warpgroup w + 1.
+/// After the chain is issued: warpgroup w passes the turn to warpgroup w + 1 (the last one to
+/// warpgroup 0).
 template <class Turn, int Warpgroups> __device__ inline void turn_pass() {
   if constexpr (!std::is_same_v<Turn, no_turn> && Warpgroups > 1) {
     const int w = int(threadIdx.x) / 128;
-    if (w < Warpgroups - 1)
-      asm volatile("bar.arrive %0, 256;" ::"r"(turn_barrier_v<Turn> + w) : "memory");
+    asm volatile("bar.arrive %0, 256;" ::"r"(turn_barrier_v<Turn> + (w + 1) % Warpgroups)
+                 : "memory");
   }
 }
+
+} // namespace detail
+
+/// At the start of a program of Warpgroups warpgroups whose products take turns through
+/// barriers from Barrier on: the last warpgroup gives warpgroup 0 its first turn.
+template <int Barrier, int Warpgroups> __device__ inline void turns_begin() {
+  static_assert(Barrier >= 2 && Barrier + Warpgroups <= 16, "ntc::dev::turns_begin: barriers");
+  if (Warpgroups > 1 && int(threadIdx.x) / 128 == Warpgroups - 1)
+    asm volatile("bar.arrive %0, 256;" ::"r"(Barrier) : "memory");
+}
+
+/// At the end of such a program: warpgroup 0 takes the turn the last warpgroup passed it last.
+template <int Barrier, int Warpgroups> __device__ inline void turns_end() {
+  static_assert(Barrier >= 2 && Barrier + Warpgroups <= 16, "ntc::dev::turns_end: barriers");
+  if (Warpgroups > 1 && int(threadIdx.x) / 128 == 0)
+    asm volatile("bar.sync %0, 256;" ::"r"(Barrier) : "memory");
+}
+
+namespace detail {
 
 /// r (+)= a · b on the tensor cores (see dot below); `fresh`: r holds nothing yet; ADies: a is
 /// a temporary that no one reads after this product (dying_operand); Turn: turn<B> where the
