@@ -846,7 +846,7 @@ private:
         v->operands.size() > 2 ? ", " + asTile(v->operands[2], v->type.dtype) : std::string();
     return asTile(v->operands[0], in) + ", " + asTile(v->operands[1], in) + acc + d_.scratch() +
            d_.dotPrecision(v->precision) +
-           (v->turn >= 0 ? d_.turnArguments(v->aDies, v->turn)
+           (v->turn >= 0 ? d_.turnArguments(v->aDies, v->turn, v->turnOpens, v->turnCloses)
                          : (v->aDies ? d_.dyingOperand() : std::string()));
   }
 

@@ -68,9 +68,12 @@ public:
   /// The statement that takes back the last turn of those products at the program's end.
   virtual std::string turnsEnd(int /*barrier*/) const { return ""; }
   /// The trailing arguments of a product that the warpgroups issue in turn through named
-  /// barriers from `barrier` on (take-turns): the operand mark (`dying`) and the turn.
-  virtual std::string turnArguments(bool dying, int barrier) const {
+  /// barriers from `barrier` on (take-turns): the operand mark (`dying`) and the turn, which the
+  /// product `opens` (waits for) and `closes` (passes on).
+  virtual std::string turnArguments(bool dying, int barrier, bool opens, bool closes) const {
     (void)barrier;
+    (void)opens;
+    (void)closes;
     return dying ? dyingOperand() : std::string();
   }
   /// The GPU target model of the programs (null on the CPU).

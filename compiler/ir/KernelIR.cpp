@@ -672,7 +672,8 @@ std::string valueString(const Function &f, const Value &v) {
     if (v->kind == ValueKind::Dot && v->aDies)
       os << ", a_dies";
     if (v->kind == ValueKind::Dot && v->turn >= 0)
-      os << ", turn=" << v->turn;
+      os << ", turn=" << v->turn << (v->turnOpens ? "" : " continued")
+         << (v->turnCloses ? "" : " open");
     if (v->kind == ValueKind::Cast && v->canonicalNaN)
       os << ", canonical_nan";
     if (v->kind == ValueKind::Binary && v->oneInstruction)

@@ -97,6 +97,11 @@ struct ValueNode {
   /// first, through named barriers `turn`, `turn` + 1, ... (take-turns); -1: whenever they get
   /// there.
   int turn = -1;
+  /// With `turn`: this product opens the warpgroup's turn (waits for it) and closes it (passes
+  /// it on); a turn spanning several products issued one after the other is opened by the first
+  /// and closed by the last.
+  bool turnOpens = true;
+  bool turnCloses = true;
   /// Binary mul on the GPU of a loop-carried tile by a broadcast factor (the second operand):
   /// a warp whose factors are all exactly one keeps the tile without multiplying
   /// (skip-unit-factors).

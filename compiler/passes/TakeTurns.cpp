@@ -14,7 +14,11 @@
 // `turn + (w + 1) % W` once it has issued it (ntc::dev::turn). The turns go round: warpgroup 0
 // gets its first one at the start of the program (the last warpgroup arrives once,
 // ntc::dev::turns_begin) and takes back the last one at its end (turns_end), so every barrier
-// ends with as many arrivals as waits. Each product of a loop has barriers of its own.
+// ends with as many arrivals as waits. Each turn of a loop has barriers of its own; a run of
+// products issued one after the other at the top level of the body (products left in flight,
+// dot_issue, then at most one completing where it stands) takes one turn, the first opening it
+// and the last closing it, as in the loop that overlap-products rotated at level 2, whose
+// iteration issues the next QK and the current PV back to back (FlashAttention-3's turn).
 //
 //   for i in range(b, e):                  # turns through barriers from 2, from 4
 //     …                                    for i in range(b, e):
@@ -23,6 +27,9 @@
 //     %acc <- dot(p, V(i), acc')             …
 //                                            %acc <- dot(p, V(i), acc', turn=4)
 //
+//   dot_issue %s <- dot(%q, K(i+1))        dot_issue %s <- dot(%q, K(i+1), turn=2 open)
+//   dot_issue %acc <- dot(p, V(i), …)  ->  dot_issue %acc <- dot(p, V(i), …, turn=2 continued)
+//
 // No warpgroup gets a turn ahead of the others (warpgroup w's turn k waits for warpgroup
 // w - 1's turn k, warpgroup 0's for the last one's turn k - 1), so a barrier never counts the
 // arrivals of two turns together, and the loop needs no barrier of the whole program to keep the
@@ -30,10 +37,10 @@
 // is for a turn that the other warpgroup reaches earlier in the same program order, so the turns
 // add no deadlock to the loop's own synchronization. The marked products stand at the top
 // level of a top-level loop's body (every warpgroup runs each of them exactly once per
-// iteration, in the same order), and the loop issues no product apart (overlap-products'
-// dot_issue). A product is marked when it runs as a chain of wgmma over every warp of the
-// program (wgmmaProduct, one program per block, two warpgroups or more). GPU, sm_90a, knob
-// turns=1; otherwise the function is returned unchanged.
+// iteration, in the same order). A product is marked when it runs as a chain of wgmma over
+// every warp of the program (wgmmaProduct, an A operand resident in shared memory swizzled;
+// one program per block, two warpgroups or more). GPU, sm_90a, knob turns=1; otherwise the
+// function is returned unchanged.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -53,25 +60,27 @@ constexpr int kNamedBarriers = 16;
 /// True when the product `v` (the root of a statement's value) runs as a chain of wgmma over the
 /// `threads` threads of the program.
 bool turnable(const Value &v, int threads) {
-  return v->kind == ValueKind::Dot && wgmmaProduct(v) && v->type.layout->warpsM * 32 == threads;
-}
-
-/// True when `loop` is a loop that issues no product apart from its wait (dot_issue).
-bool turnsLoop(const Stmt &loop) {
-  if (loop->kind != StmtKind::For)
+  if (v->kind != ValueKind::Dot || !wgmmaProduct(v) || v->type.layout->warpsM * 32 != threads)
     return false;
-  bool apart = false;
-  forEachStmt(loop->body, [&](const Stmt &s) {
-    apart = apart || s->kind == StmtKind::DotIssue || s->kind == StmtKind::DotWait;
-    return !apart;
-  });
-  return !apart;
+  const LayoutRef &a = v->operands[0]->type.layout; // resident in shared memory: swizzled
+  return !a || a->kind != TileLayout::Kind::Shared || a->swizzle != 0;
 }
 
-/// `s` with its value's root product marked to take turns through barriers from `barrier` on.
-Stmt withTurn(const Stmt &s, int barrier) {
+/// True when `s` issues a product that can take turns: a definition or assignment whose value is
+/// one, or a dot_issue.
+bool turnableStatement(const Stmt &s, int threads) {
+  return (s->kind == StmtKind::Define || s->kind == StmtKind::Assign ||
+          s->kind == StmtKind::DotIssue) &&
+         turnable(s->value, threads);
+}
+
+/// `s` with its value's root product marked to take turns through barriers from `barrier` on,
+/// opening and closing the turn as told.
+Stmt withTurn(const Stmt &s, int barrier, bool opens, bool closes) {
   auto marked = std::make_shared<ValueNode>(*s->value);
   marked->turn = barrier;
+  marked->turnOpens = opens;
+  marked->turnCloses = closes;
   auto out = std::make_shared<StmtNode>(*s);
   out->value = marked;
   return out;
@@ -87,18 +96,30 @@ kir::Function takeTurns(const kir::Function &f, int threads, const GpuTarget &gp
   Function out = f;
   int next = kFirstTurnBarrier;
   for (Stmt &loop : out.body) {
-    if (!turnsLoop(loop))
+    if (loop->kind != StmtKind::For)
       continue;
     std::vector<Stmt> body = loop->body;
     bool marked = false;
-    for (Stmt &s : body)
-      if ((s->kind == StmtKind::Define || s->kind == StmtKind::Assign) &&
-          turnable(s->value, threads) && next + warpgroups <= kNamedBarriers) {
-        s = withTurn(s, next);
-        out.turnBarriers.push_back(next);
-        next += warpgroups;
-        marked = true;
+    // Each run of products issued one after the other takes one turn: products left in flight
+    // (dot_issue), then at most one that completes where it stands (its wait ends the run).
+    for (size_t first = 0; first < body.size();) {
+      size_t end = first;
+      while (end < body.size() && turnableStatement(body[end], threads))
+        if (body[end++]->kind != StmtKind::DotIssue)
+          break;
+      if (end == first) {
+        ++first;
+        continue;
       }
+      if (next + warpgroups > kNamedBarriers)
+        break;
+      for (size_t i = first; i < end; ++i)
+        body[i] = withTurn(body[i], next, i == first, i + 1 == end);
+      out.turnBarriers.push_back(next);
+      next += warpgroups;
+      marked = true;
+      first = end;
+    }
     if (marked) {
       auto turned = std::make_shared<StmtNode>(*loop);
       turned->body = std::move(body);

@@ -1596,7 +1596,8 @@ template <class T, int WM, int WN, int M, int K, int N> void layout_dot_test(con
 /// runs between the two (overlap-products' rotated loop); and a product from the resident A
 /// issued ahead of an accumulating one, completed by dot_wait<1> while the second stays in
 /// flight (overlap-products at level 2). Last, the products with the warpgroups taking turns
-/// (ntc::dev::turn, take-turns), over three rounds with no barrier between them.
+/// (ntc::dev::turn, take-turns), over three rounds with no barrier between them, a product each
+/// turn and two products left in flight in one turn.
 template <class T, int WM, int M, int K, int N, int RowBytes>
 void swizzled_dot_test(const char *name) {
   constexpr int Th = 32 * WM;
@@ -1618,7 +1619,7 @@ void swizzled_dot_test(const char *name) {
   for (int i = 0; i < SA::numel; ++i)
     a_float[i] = float(a[i]); // exact: the cast back to T gives a again
   DevBuf<T> da(a), db(b), dbt(bt);
-  DevBuf<float> daf(a_float), dc(c), out(14 * SC::numel);
+  DevBuf<float> daf(a_float), dc(c), out(16 * SC::numel);
   const T *pa = da.ptr, *pb = db.ptr, *pbt = dbt.ptr;
   const float *paf = daf.ptr, *pc = dc.ptr;
   float *po = out.ptr;
@@ -1701,6 +1702,23 @@ void swizzled_dot_test(const char *name) {
         dev::turns_end<4, warpgroups>();
         dev::store(po, turned, RowMajor<SC>{12 * SC::numel});
         dev::store(po, turned_acc, RowMajor<SC>{13 * SC::numel});
+        // One turn over two products left in flight (overlap-products at level 2 with
+        // take-turns): the first opens it, the second closes it; three rounds.
+        dev::turns_begin<6, warpgroups>();
+        dev::LTile<float, SC, P> issued_in_turn;
+        auto accumulated_in_turn = acc;
+        for (int round = 0; round < 3; ++round) {
+          dev::dot_issue(issued_in_turn, xs, yt, smem, dev::living_operand{},
+                         dev::turn<6, true, false>{});
+          auto in_flight = dev::dot_issue(
+              accumulated_in_turn, dev::convert_layout<dev::DotA<P>>(dev::cast<T>(x_float), smem),
+              y, accumulated_in_turn, smem, dev::dying_operand{}, dev::turn<6, false, true>{});
+          dev::dot_wait<1>(issued_in_turn);
+          dev::dot_wait(accumulated_in_turn, in_flight);
+        }
+        dev::turns_end<6, warpgroups>();
+        dev::store(po, issued_in_turn, RowMajor<SC>{14 * SC::numel});
+        dev::store(po, accumulated_in_turn, RowMajor<SC>{15 * SC::numel});
       },
       bytes);
   const auto x = host_tile<H>(shape_of<SA>(), a);
@@ -1745,10 +1763,16 @@ void swizzled_dot_test(const char *name) {
   check<float>(n + " (resident A, warpgroups in turn)",
                hvec<float>(o.begin() + 12 * SC::numel, o.begin() + 13 * SC::numel), want,
                rel(1e-3, 1e-3));
+  const auto thrice =
+      cpu::dot(x, y, cpu::dot(x, y, cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c))));
   check<float>(n + " (dying A, accumulating three times, warpgroups in turn)",
-               hvec<float>(o.begin() + 13 * SC::numel, o.end()),
-               cpu::dot(x, y, cpu::dot(x, y, cpu::dot(x, y, host_tile<float>(shape_of<SC>(), c)))),
+               hvec<float>(o.begin() + 13 * SC::numel, o.begin() + 14 * SC::numel), thrice,
                rel(1e-3, 1e-3));
+  check<float>(n + " (resident A issued, one turn over two products)",
+               hvec<float>(o.begin() + 14 * SC::numel, o.begin() + 15 * SC::numel), want,
+               rel(1e-3, 1e-3));
+  check<float>(n + " (dying A issued, accumulating three times, one turn over two products)",
+               hvec<float>(o.begin() + 15 * SC::numel, o.end()), thrice, rel(1e-3, 1e-3));
 }
 
 static void test_layouts() {

@@ -139,9 +139,12 @@ std::string CudaDialect::turnsEnd(int barrier) const {
          ">();";
 }
 
-std::string CudaDialect::turnArguments(bool dying, int barrier) const {
+std::string CudaDialect::turnArguments(bool dying, int barrier, bool opens, bool closes) const {
+  const std::string part =
+      opens && closes ? std::string()
+                      : std::string(opens ? ", true" : ", false") + (closes ? ", true" : ", false");
   return std::string(dying ? ", ntc::dev::dying_operand{}" : ", ntc::dev::living_operand{}") +
-         ", ntc::dev::turn<" + std::to_string(barrier) + ">{}";
+         ", ntc::dev::turn<" + std::to_string(barrier) + part + ">{}";
 }
 
 int CudaDialect::dotLoopThreads() const { return threads_; }

@@ -49,7 +49,7 @@ public:
   std::string dyingOperand() const override;
   std::string turnsBegin(int barrier) const override;
   std::string turnsEnd(int barrier) const override;
-  std::string turnArguments(bool dying, int barrier) const override;
+  std::string turnArguments(bool dying, int barrier, bool opens, bool closes) const override;
   const GpuTarget *gpuTarget() const override { return &gpu_; }
   bool unitStride(int param, int dim) const override;
   int programsPerBlock() const override { return programs_; }

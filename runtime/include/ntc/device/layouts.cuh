@@ -1394,8 +1394,11 @@ inline constexpr bool wgmma_product_v = is_swizzled_v<L> &&WN == 1 && WM % 4 == 
 /// softmax) overlap the second one's product. The turns are symmetric: no warpgroup gets more
 /// than one turn ahead of another, so the warpgroups need no other barrier to stay in step.
 /// turns_begin gives warpgroup 0 its first turn; turns_end takes back the last warpgroup's last
-/// pass, so that every barrier ends with as many arrivals as waits.
-template <int Barrier> struct turn {
+/// pass, so that every barrier ends with as many arrivals as waits. A turn may span several
+/// products issued one after the other (FlashAttention-3 issues the next QK and the current PV
+/// in one turn): the first opens it (Closes false), the last closes it (Opens false), any
+/// between does neither.
+template <int Barrier, bool Opens = true, bool Closes = true> struct turn {
   static_assert(Barrier >= 2 && Barrier < 16,
                 "ntc::dev::turn: named barriers 2 to 15 (0 is __syncthreads, 1 the consumers')");
 };
@@ -1404,23 +1407,31 @@ struct no_turn {};
 
 namespace detail {
 
-/// The first named barrier of Turn (turn<Barrier>).
-template <class Turn> inline constexpr int turn_barrier_v = -1;
-template <int Barrier> inline constexpr int turn_barrier_v<turn<Barrier>> = Barrier;
+/// The first named barrier of Turn (turn<Barrier, …>), and whether the product opens and closes
+/// its turn.
+template <class Turn> struct turn_traits {
+  static constexpr int barrier = -1;
+  static constexpr bool opens = false, closes = false;
+};
+template <int Barrier, bool Opens, bool Closes> struct turn_traits<turn<Barrier, Opens, Closes>> {
+  static constexpr int barrier = Barrier;
+  static constexpr bool opens = Opens, closes = Closes;
+};
+template <class Turn> inline constexpr int turn_barrier_v = turn_traits<Turn>::barrier;
 
 /// Before a product's wgmma chain of a program of Warpgroups warpgroups: warpgroup w waits for
-/// its turn on barrier Barrier + w (nothing for no_turn).
+/// its turn on barrier Barrier + w (nothing for no_turn or a product that does not open it).
 template <class Turn, int Warpgroups> __device__ inline void turn_wait() {
-  if constexpr (!std::is_same_v<Turn, no_turn> && Warpgroups > 1) {
+  if constexpr (turn_traits<Turn>::opens && Warpgroups > 1) {
     const int w = int(threadIdx.x) / 128;
     asm volatile("bar.sync %0, 256;" ::"r"(turn_barrier_v<Turn> + w) : "memory");
   }
 }
 
 /// After the chain is issued: warpgroup w passes the turn to warpgroup w + 1 (the last one to
-/// warpgroup 0).
+/// warpgroup 0), unless the product does not close it.
 template <class Turn, int Warpgroups> __device__ inline void turn_pass() {
-  if constexpr (!std::is_same_v<Turn, no_turn> && Warpgroups > 1) {
+  if constexpr (turn_traits<Turn>::closes && Warpgroups > 1) {
     const int w = int(threadIdx.x) / 128;
     asm volatile("bar.arrive %0, 256;" ::"r"(turn_barrier_v<Turn> + (w + 1) % Warpgroups)
                  : "memory");
@@ -1704,14 +1715,15 @@ template <> struct dot_in_flight<0> {};
 /// without waiting for it, when it runs as wgmma (sm_90a, see dot); otherwise the product
 /// completes here. Until dot_wait(r, the result), r, the tiles read by the product and B's
 /// shared memory belong to the tensor cores: nothing may read or write them (the compiler's
-/// overlap-products pass places the wait). Operand: living_operand or dying_operand, as dot.
+/// overlap-products pass places the wait). Operand: living_operand or dying_operand, as dot;
+/// Turn: no_turn or turn<…> (the warpgroups issue it in turn, see turn).
 template <class Acc, class T, class SA, class SB, bool Tr, class L, int WM, int WN,
-          class Operand = living_operand>
+          class Operand = living_operand, class Turn = no_turn>
 __device__ inline auto dot_issue(LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> &r,
                                  const LTile<T, SA, DotA<Mma<WM, WN>>> &a,
                                  const SharedTile<T, SB, Tr, L> &b,
                                  const LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<WM, WN>> &acc,
-                                 Smem smem = {}, Operand operand = {}) {
+                                 Smem smem = {}, Operand operand = {}, Turn = {}) {
   using S = Shape<SA::dim(0), SB::dim(1)>;
   constexpr int KT = SA::dim(1) / 16;
   (void)smem;
@@ -1739,12 +1751,14 @@ __device__ inline auto dot_issue(LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<W
       }
     detail::fence_operands(r.v);
     detail::fence_operands(in_flight.a);
+    detail::turn_wait<Turn, WM / 4>();
     detail::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < KT; ++kk)
       detail::wgmma_rs<T, N, Tr ? 0 : 1>(
           r.v, in_flight.a[kk], detail::wgmma_operand_descriptor<B, Tr>(base, rows, kk), 1);
     detail::wgmma_commit();
+    detail::turn_pass<Turn, WM / 4>();
 #endif
   } else {
     r = dot<Acc>(a, b, acc, smem, operand);
@@ -1756,18 +1770,18 @@ __device__ inline auto dot_issue(LTile<Acc, Shape<SA::dim(0), SB::dim(1)>, Mma<W
 /// cores and returns without waiting for it, when it runs as wgmma; otherwise the product
 /// completes here. Until dot_wait<Pending>(r), r and both operands' shared memory belong to the
 /// tensor cores (the compiler's overlap-products pass places the wait). Nothing else is held:
-/// there is no in-flight record to keep.
+/// there is no in-flight record to keep. Turn: as the register-A dot_issue's.
 template <class Acc, class S, int WM, int WN, class T, class SA, class LA, class SB, bool Tr,
-          class L, class Operand = living_operand>
-__device__ inline void dot_issue(LTile<Acc, S, Mma<WM, WN>> &r,
-                                 const SharedTile<T, SA, false, LA> &a,
-                                 const SharedTile<T, SB, Tr, L> &b, Smem = {}, Operand = {}) {
+          class L, class Operand = living_operand, class Turn = no_turn>
+__device__ inline void
+dot_issue(LTile<Acc, S, Mma<WM, WN>> &r, const SharedTile<T, SA, false, LA> &a,
+          const SharedTile<T, SB, Tr, L> &b, Smem = {}, Operand = {}, Turn = {}) {
   static_assert(is_half_v<T> && std::is_same_v<Acc, float>,
                 "ntc::dev::dot_issue: tensor-core products take float16/bfloat16 and accumulate "
                 "float");
   static_assert(SA::dim(1) == SB::dim(0) && SA::dim(0) == S::dim(0) && SB::dim(1) == S::dim(1),
                 "ntc::dev::dot_issue: operand and result shapes differ");
-  detail::dot_into_shared<false>(r, a, b, true);
+  detail::dot_into_shared<false, Turn>(r, a, b, true);
 }
 
 /// Completes the shared-A product that dot_issue started into r while the Pending products
