@@ -256,9 +256,10 @@ struct Function {
   std::vector<TmaRing> tmaRings;
   /// GPU, once specialize-warps has run: the program is persistent and warp-specialized.
   std::optional<WarpSpecialization> warpSpecialization;
-  /// GPU, once take-turns has run: the first named barrier of each product whose warpgroups
-  /// issue it in turn (ValueNode::turn); the program gives warpgroup 0 each first turn at its
-  /// start and takes back each last one at its end.
+  /// GPU, once take-turns has run: the first named barrier of each turn (a product, or a run of
+  /// products issued back to back, that the warpgroups issue in turn: ValueNode::turn); the
+  /// program gives warpgroup 0 each first turn at its start and takes back each last one at
+  /// its end.
   std::vector<int> turnBarriers;
 };
 
