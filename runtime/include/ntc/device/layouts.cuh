@@ -1419,23 +1419,37 @@ template <int Barrier, bool Opens, bool Closes> struct turn_traits<turn<Barrier,
 };
 template <class Turn> inline constexpr int turn_barrier_v = turn_traits<Turn>::barrier;
 
+/// Named barrier Barrier + w of the two warpgroups that meet there, 256 threads: waits on it
+/// (Sync) or arrives without waiting. The barrier's number is an immediate of each branch, so
+/// ptxas counts the barriers the program uses (Barrier + Warpgroups) instead of all 16, as it
+/// must for a number held in a register. w is the same in every thread of a warp.
+template <int Barrier, int Warpgroups, bool Sync, int W = 0>
+__device__ inline void warpgroup_barrier(int w) {
+  if constexpr (W < Warpgroups) {
+    if (w != W) {
+      warpgroup_barrier<Barrier, Warpgroups, Sync, W + 1>(w);
+      return;
+    }
+    if constexpr (Sync)
+      asm volatile("bar.sync %0, 256;" ::"n"(Barrier + W) : "memory");
+    else
+      asm volatile("bar.arrive %0, 256;" ::"n"(Barrier + W) : "memory");
+  }
+}
+
 /// Before a product's wgmma chain of a program of Warpgroups warpgroups: warpgroup w waits for
 /// its turn on barrier Barrier + w (nothing for no_turn or a product that does not open it).
 template <class Turn, int Warpgroups> __device__ inline void turn_wait() {
-  if constexpr (turn_traits<Turn>::opens && Warpgroups > 1) {
-    const int w = int(threadIdx.x) / 128;
-    asm volatile("bar.sync %0, 256;" ::"r"(turn_barrier_v<Turn> + w) : "memory");
-  }
+  if constexpr (turn_traits<Turn>::opens && Warpgroups > 1)
+    warpgroup_barrier<turn_barrier_v<Turn>, Warpgroups, true>(int(threadIdx.x) / 128);
 }
 
 /// After the chain is issued: warpgroup w passes the turn to warpgroup w + 1 (the last one to
 /// warpgroup 0), unless the product does not close it.
 template <class Turn, int Warpgroups> __device__ inline void turn_pass() {
-  if constexpr (turn_traits<Turn>::closes && Warpgroups > 1) {
-    const int w = int(threadIdx.x) / 128;
-    asm volatile("bar.arrive %0, 256;" ::"r"(turn_barrier_v<Turn> + (w + 1) % Warpgroups)
-                 : "memory");
-  }
+  if constexpr (turn_traits<Turn>::closes && Warpgroups > 1)
+    warpgroup_barrier<turn_barrier_v<Turn>, Warpgroups, false>((int(threadIdx.x) / 128 + 1) %
+                                                               Warpgroups);
 }
 
 } // namespace detail
@@ -1445,14 +1459,14 @@ template <class Turn, int Warpgroups> __device__ inline void turn_pass() {
 template <int Barrier, int Warpgroups> __device__ inline void turns_begin() {
   static_assert(Barrier >= 2 && Barrier + Warpgroups <= 16, "ntc::dev::turns_begin: barriers");
   if (Warpgroups > 1 && int(threadIdx.x) / 128 == Warpgroups - 1)
-    asm volatile("bar.arrive %0, 256;" ::"r"(Barrier) : "memory");
+    asm volatile("bar.arrive %0, 256;" ::"n"(Barrier) : "memory");
 }
 
 /// At the end of such a program: warpgroup 0 takes the turn the last warpgroup passed it last.
 template <int Barrier, int Warpgroups> __device__ inline void turns_end() {
   static_assert(Barrier >= 2 && Barrier + Warpgroups <= 16, "ntc::dev::turns_end: barriers");
   if (Warpgroups > 1 && int(threadIdx.x) / 128 == 0)
-    asm volatile("bar.sync %0, 256;" ::"r"(Barrier) : "memory");
+    asm volatile("bar.sync %0, 256;" ::"n"(Barrier) : "memory");
 }
 
 namespace detail {
