@@ -223,7 +223,7 @@ __device__ inline void add_fragments(const float (&acc)[PerWarp][4], Smem smem,
   float *out = smem.as<float>();
 #pragma unroll 1
   for (int r0 = 0; r0 < M; r0 += CH) {
-    __syncthreads();
+    smem.sync();
 #pragma unroll
     for (int j = 0; j < PerWarp; ++j) {
       const int t = warp + j * W;
@@ -238,7 +238,7 @@ __device__ inline void add_fragments(const float (&acc)[PerWarp][4], Smem smem,
         }
       }
     }
-    __syncthreads();
+    smem.sync();
 #pragma unroll
     for (int s = 0; s < c.Slots; ++s) {
       const int e = c.linear(s);
@@ -365,11 +365,11 @@ __device__ inline Tile<Acc, SC, Th> dot_staged(const Tile<TA, SA, Th> &a, const 
   using D = dot_dims<SA, SB>;
   static_assert(std::is_same_v<SC, typename D::result>, "ntc::dev::dot: accumulator shape");
   static_assert(!std::is_same_v<Acc, bool>, "ntc::dev::dot: bool accumulator");
-  __syncthreads();
+  smem.sync();
   dot_stage(a, b, smem);
-  __syncthreads();
+  smem.sync();
   dot_compute<TA, TB, Acc, SA, SB, Tf32>(smem, acc);
-  __syncthreads();
+  smem.sync();
   return acc;
 }
 

@@ -359,7 +359,7 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
   if constexpr (Tma)
     fence_proxy_async(); // this thread's accesses to the scratch memory, before TMA writes it
 #endif
-  __syncthreads();            // the ring reuses the block's scratch memory
+  smem.sync();            // the ring reuses the block's scratch memory
   constexpr int KS = BK / 16; // k16 slices per stage
   if constexpr (Wgmma) {
 #if defined(NTC_DEV_HAS_WGMMA)
@@ -424,7 +424,7 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
       for (Index step = 0; step < steps; ++step) {
         cp_async_wait<Stages - 3>();
         fence_proxy_async(); // this thread's copies, to the tensor cores' proxy
-        __syncthreads();     // stage step has arrived; the wgmmas of step − 2 are done everywhere
+        smem.sync();     // stage step has arrived; the wgmmas of step − 2 are done everywhere
         issue(step + Stages - 2);
         multiply_stage(step);
         wgmma_wait<1>();
@@ -441,7 +441,7 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
     // stage once it has arrived) loads while slice j multiplies.
     uint32_t a[2][MT][4], b[2][NT][2];
     cp_async_wait<Stages - 2>();
-    __syncthreads();
+    smem.sync();
     if (steps > 0)
       fragments(stage_at(0), 0, a[0], b[0]);
     for (Index step = 0; step < steps; ++step) {
@@ -452,7 +452,7 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
       for (int j = 0; j < KS; ++j) {
         if (j == KS - 1) {
           cp_async_wait<Stages - 2>();
-          __syncthreads(); // stage step + 1 has arrived
+          smem.sync(); // stage step + 1 has arrived
           if (step + 1 < steps)
             fragments(stage_at(step + 1), 0, a[(j + 1) % 2], b[(j + 1) % 2]);
         } else {
@@ -468,7 +468,7 @@ __device__ inline void gemm_fragments_loop(gemm_fragments_t<BM, BN, Th, WM> &c, 
       issue(Index(s));
     for (Index step = 0; step < steps; ++step) {
       cp_async_wait<Stages - 2>();
-      __syncthreads();
+      smem.sync();
       issue(step + Stages - 1);
       const unsigned char *stage = stage_at(step);
 #pragma unroll
@@ -526,14 +526,14 @@ __device__ inline void dot_loop_exchanged(Acc &acc, Index begin, Index end, cons
   } else {
 #pragma unroll 1
     for (int r0 = 0; r0 < BM; r0 += CH) {
-      __syncthreads(); // the exchange region reuses the scratch buffer
+      smem.sync(); // the exchange region reuses the scratch buffer
 #pragma unroll
       for (int s = 0; s < Acc::Slots; ++s) {
         const int e = Acc::linear(s);
         if (Acc::owns(s) && e >= r0 * BN && e < (r0 + CH) * BN)
           exchange[e - r0 * BN] = acc.v[s];
       }
-      __syncthreads();
+      smem.sync();
       each_fragment_element(r0, [](float &x, float &slot) { x = slot; });
     }
   }
@@ -544,9 +544,9 @@ __device__ inline void dot_loop_exchanged(Acc &acc, Index begin, Index end, cons
   Acc result;
 #pragma unroll 1
   for (int r0 = 0; r0 < BM; r0 += CH) {
-    __syncthreads();
+    smem.sync();
     each_fragment_element(r0, [](float &x, float &slot) { slot = x; });
-    __syncthreads();
+    smem.sync();
 #pragma unroll
     for (int s = 0; s < Acc::Slots; ++s) {
       const int e = Acc::linear(s);
@@ -555,7 +555,7 @@ __device__ inline void dot_loop_exchanged(Acc &acc, Index begin, Index end, cons
     }
   }
   acc = result;
-  __syncthreads();
+  smem.sync();
 }
 #endif
 

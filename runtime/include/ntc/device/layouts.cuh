@@ -726,7 +726,7 @@ __device__ inline auto convert_layout(const X &x, Smem smem) {
     return r;
   } else {
     T *buffer = smem.as<T>();
-    __syncthreads();
+    smem.sync();
     if constexpr (!Transpose && !is_ltile_v<X>) {
       detail::scatter_blocked(x, buffer);
     } else {
@@ -737,13 +737,13 @@ __device__ inline auto convert_layout(const X &x, Smem smem) {
           return S::ravel(i);
       });
     }
-    __syncthreads();
+    smem.sync();
     if constexpr (std::is_same_v<L2, Blocked<L2::threads>>) {
       Tile<T, S2, L2::threads> r;
 #pragma unroll
       for (int s = 0; s < r.Slots; ++s)
         r.v[s] = buffer[r.owns(s) ? r.linear(s) : 0];
-      __syncthreads();
+      smem.sync();
       return r;
     } else {
       LTile<T, S2, L2> r;
@@ -753,7 +753,7 @@ __device__ inline auto convert_layout(const X &x, Smem smem) {
         r.coord(s, index);
         r.v[s] = buffer[S2::ravel(index)];
       }
-      __syncthreads();
+      smem.sync();
       return r;
     }
   }
@@ -910,7 +910,7 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
   using S2 = std::conditional_t<Transpose, Shape<S::dim(1), S::dim(0)>, S>;
   SharedTile<T, S2, Transpose, L> r{smem.as<T>(Offset)};
   using Map = typename SharedTile<T, S2, Transpose, L>::map;
-  __syncthreads();
+  smem.sync();
   if constexpr (is_swizzled_v<L> && !Transpose && !is_ltile_v<X>)
     detail::scatter_swizzled<Map>(x, r.ptr);
   else
@@ -919,7 +919,7 @@ __device__ inline auto to_shared(const X &x, Smem smem) {
   if constexpr (is_swizzled_v<L>)
     detail::fence_proxy_async();
 #endif
-  __syncthreads();
+  smem.sync();
   return r;
 }
 
@@ -1261,7 +1261,7 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
       constexpr int E = S::dim(1 - Axis);
       State *partial = smem.as<State>();
       const int part = Axis == 1 ? w % WN : w / WN;
-      __syncthreads();
+      smem.sync();
       if (Axis == 1 ? lane % 4 == 0 : lane / 4 == 0) {
 #pragma unroll
         for (int j = 0; j < Keep * 2; ++j) {
@@ -1270,7 +1270,7 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
           partial[part * E + index[0]] = st[j];
         }
       }
-      __syncthreads();
+      smem.sync();
 #pragma unroll
       for (int j = 0; j < Keep * 2; ++j) {
         int index[1];
@@ -1280,7 +1280,7 @@ __device__ inline auto reduce_mma(const LTile<T, S, Mma<WM, WN>> &t, Smem smem) 
           acc = Op::combine(acc, partial[p * E + index[0]]);
         r.v[j] = Op::result(acc);
       }
-      __syncthreads();
+      smem.sync();
     }
     return r;
   }
@@ -1858,7 +1858,7 @@ __device__ inline void dot_loop(LTile<float, Shape<BM, BN>, Mma<WM, WN>> &acc, I
     detail::gemm_fragments_loop<Stages, VecA, VecB, T, BM, BK, BN, Th, WM>(
         c, begin, end, base_a, fill_a, a_offset, a_chunk, a_affine, base_b, fill_b, b_offset,
         b_chunk, b_affine, smem);
-    __syncthreads(); // the ring's memory is the scratch of the statements that follow
+    smem.sync(); // the ring's memory is the scratch of the statements that follow
   } else if constexpr (dot_loop_eligible_v<T, BM, BK, BN, Th>) {
     detail::dot_loop_exchanged<Stages, VecA, VecB, AccZero, T, BM, BK, BN, Th>(
         acc, begin, end, base_a, fill_a, a_offset, a_chunk, a_affine, base_b, fill_b, b_offset,

@@ -209,15 +209,15 @@ __device__ inline typename Op::State reduce_all(const X &t, Smem smem) {
       st = Op::combine(st, Op::shfl(st, mask));
     if constexpr (Th > 32) {
       State *partial = smem.as<State>();
-      __syncthreads();
+      smem.sync();
       if (threadIdx.x % 32 == 0)
         partial[threadIdx.x / 32] = st;
-      __syncthreads();
+      smem.sync();
       st = partial[0];
 #pragma unroll
       for (int w = 1; w < Th / 32; ++w)
         st = Op::combine(st, partial[w]);
-      __syncthreads();
+      smem.sync();
     }
     return st;
   }
@@ -277,12 +277,12 @@ __device__ inline auto reduce_axis(const Tile<T, S, Th> &t, Smem smem) {
     constexpr std::size_t region = smem_align(sizeof(Stage) * std::size_t(S::numel));
     Stage *staged = smem.as<Stage>();
     const int tid = int(threadIdx.x);
-    __syncthreads();
+    smem.sync();
 #pragma unroll
     for (int s = 0; s < t.Slots; ++s)
       if (t.owns(s))
         staged[t.linear(s)] = Op::stage(t.v[s]);
-    __syncthreads();
+    smem.sync();
     if constexpr (P == 1) { // every thread reduces its own outputs, in the result's layout
 #pragma unroll
       for (int s = 0; s < r.Slots; ++s) {
@@ -293,7 +293,7 @@ __device__ inline auto reduce_axis(const Tile<T, S, Th> &t, Smem smem) {
           st = Op::combine(st, Op::init(staged[base + k * inner], k));
         r.v[s] = Op::result(st);
       }
-      __syncthreads();
+      smem.sync();
     } else if constexpr (P <= 32) { // groups of P lanes inside a warp, G outputs per round
       R *out = smem.as<R>(region);
       const int g = tid / P, l = tid % P;
@@ -311,11 +311,11 @@ __device__ inline auto reduce_axis(const Tile<T, S, Th> &t, Smem smem) {
         if (o < M && l == 0)
           out[o] = Op::result(st);
       }
-      __syncthreads();
+      smem.sync();
 #pragma unroll
       for (int s = 0; s < r.Slots; ++s)
         r.v[s] = out[r.owns(s) ? r.linear(s) : 0];
-      __syncthreads();
+      smem.sync();
     } else { // P/32 warps per output, all outputs in one round (G ≥ M)
       static_assert(G >= M, "ntc::dev: reduction lane assignment");
       constexpr int W = P / 32; // warps per output
@@ -332,7 +332,7 @@ __device__ inline auto reduce_axis(const Tile<T, S, Th> &t, Smem smem) {
         st = Op::combine(st, Op::shfl(st, mask));
       if (tid % 32 == 0)
         partial[tid / 32] = st;
-      __syncthreads();
+      smem.sync();
 #pragma unroll
       for (int s = 0; s < r.Slots; ++s) {
         const int o = r.owns(s) ? r.linear(s) : 0;
@@ -341,7 +341,7 @@ __device__ inline auto reduce_axis(const Tile<T, S, Th> &t, Smem smem) {
           acc = Op::combine(acc, partial[o * W + w]);
         r.v[s] = Op::result(acc);
       }
-      __syncthreads();
+      smem.sync();
     }
     return r;
   }

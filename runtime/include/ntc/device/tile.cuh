@@ -149,11 +149,23 @@ template <class A, class B> using broadcast_shape_t = typename detail::broadcast
 
 /// The kernel's shared-memory scratch buffer (16-byte aligned) that layout changes, reductions
 /// and dot use. Size it as the maximum of the *_smem_bytes helpers of the ops of a kernel.
+/// The threads that use it synchronize through sync(): every thread of the block
+/// (__syncthreads) when `sync_threads` is 0, else the first `sync_threads` threads alone (the
+/// consumer warps of a program with a producer warpgroup, through named barrier 1), so that the
+/// ops' barriers never wait for threads that do not run them.
 struct Smem {
-  unsigned char *ptr; ///< start of the buffer
+  unsigned char *ptr;   ///< start of the buffer
+  int sync_threads = 0; ///< threads that meet at sync() (a multiple of 32); 0: the whole block
   /// The buffer at `byte_offset`, as a T array.
   template <class T> __device__ T *as(std::size_t byte_offset = 0) const {
     return reinterpret_cast<T *>(ptr + byte_offset);
+  }
+  /// A barrier of the threads that use the buffer (see above).
+  __device__ void sync() const {
+    if (sync_threads == 0)
+      __syncthreads();
+    else
+      asm volatile("bar.sync 1, %0;" ::"r"(sync_threads) : "memory");
   }
 };
 
@@ -1183,12 +1195,12 @@ __device__ inline Tile<T, S2, Th> broadcast_to(const Tile<T, S, Th> &t, Smem sme
     return ::ntc::dev::full<T, S2, Th>(t.v[0]);
   } else {
     T *buffer = smem.as<T>();
-    __syncthreads();
+    smem.sync();
 #pragma unroll
     for (int s = 0; s < t.Slots; ++s)
       if (t.owns(s))
         buffer[t.linear(s)] = t.v[s];
-    __syncthreads();
+    smem.sync();
     Tile<T, S2, Th> r;
     constexpr int offset = S2::rank - S::rank;
 #pragma unroll
@@ -1201,7 +1213,7 @@ __device__ inline Tile<T, S2, Th> broadcast_to(const Tile<T, S, Th> &t, Smem sme
         source += (S::dim(d) == 1 ? 0 : index[d + offset]) * S::stride(d);
       r.v[s] = buffer[source];
     }
-    __syncthreads();
+    smem.sync();
     return r;
   }
 }
@@ -1232,12 +1244,12 @@ __device__ inline auto permute(const Tile<T, S, Th> &t, Smem smem) {
     return ::ntc::dev::reshape<S2>(t);
   } else {
     T *buffer = smem.as<T>();
-    __syncthreads();
+    smem.sync();
 #pragma unroll
     for (int s = 0; s < t.Slots; ++s)
       if (t.owns(s))
         buffer[t.linear(s)] = t.v[s];
-    __syncthreads();
+    smem.sync();
     Tile<T, S2, Th> r;
 #pragma unroll
     for (int s = 0; s < r.Slots; ++s) {
@@ -1249,7 +1261,7 @@ __device__ inline auto permute(const Tile<T, S, Th> &t, Smem smem) {
         source += index[i] * Perm::source_stride(i);
       r.v[s] = buffer[source];
     }
-    __syncthreads();
+    smem.sync();
     return r;
   }
 }
@@ -1283,21 +1295,21 @@ __device__ inline auto trans(const Tile<T, S, Th> &t, Smem smem) {
     return ::ntc::dev::reshape<S2>(t);
   } else {
     T *buffer = smem.as<T>();
-    __syncthreads();
+    smem.sync();
 #pragma unroll
     for (int s = 0; s < t.Slots; ++s)
       if (t.owns(s)) {
         const int e = t.linear(s);
         buffer[(e / C) * C + detail::trans_column<C>(e / C, e % C)] = t.v[s];
       }
-    __syncthreads();
+    smem.sync();
     Tile<T, S2, Th> r;
 #pragma unroll
     for (int s = 0; s < r.Slots; ++s) {
       const int e = r.owns(s) ? r.linear(s) : 0; // (i, j) of the result = (j, i) of t
       r.v[s] = buffer[(e % R) * C + detail::trans_column<C>(e % R, e / R)];
     }
-    __syncthreads();
+    smem.sync();
     return r;
   }
 }
