@@ -68,8 +68,13 @@ public:
         line("[[maybe_unused]] const Index " + strideName(p, d) + " = " + stride);
       }
     }
-    if (f_.warpSpecialization) {
+    if (f_.warpSpecialization && f_.warpSpecialization->persistent) {
       warpSpecialized();
+      os_ << d_.epilogue();
+      return;
+    }
+    if (f_.warpSpecialization) {
+      withProducer();
       os_ << d_.epilogue();
       return;
     }
@@ -154,6 +159,33 @@ private:
     line("unsigned ntc_consumed = 0; // ring stages consumed so far");
     programLoop([&] { stmts(f_.body); });
     line(ns_ + "::tma_store_drain();");
+  }
+
+  /// A program with a producer warpgroup (specialize-producer): the producer, after the
+  /// consumer threads, lowers its registers and its first thread runs the producer's statements
+  /// (the ring's copies), then exits; the consumers raise their registers and run the body.
+  void withProducer() {
+    const kir::WarpSpecialization &w = *f_.warpSpecialization;
+    const std::string consumers = std::to_string(w.consumerThreads);
+    programCoordinates();
+    line("// Threads " + consumers + " and up (the producer warpgroup) copy the operands ahead.");
+    line("if (threadIdx.x >= " + consumers + ") {");
+    ++indent_;
+    line(ns_ + "::set_max_registers<" + std::to_string(w.producerRegisters) + ", false>();");
+    line("if (threadIdx.x == " + consumers + ") {");
+    ++indent_;
+    stmts(w.producerBody);
+    --indent_;
+    line("}");
+    line("return; // the consumers meet at barriers of their own (named barrier 1)");
+    --indent_;
+    line("}");
+    line(ns_ + "::set_max_registers<" + std::to_string(w.consumerRegisters) + ", true>();");
+    for (int barrier : f_.turnBarriers)
+      line(d_.turnsBegin(barrier));
+    stmts(f_.body);
+    for (int barrier : f_.turnBarriers)
+      line(d_.turnsEnd(barrier));
   }
 
   /// A loop over the block's programs, each computing its coordinates and running `body`.
@@ -353,7 +385,9 @@ private:
         break;
       case StmtKind::For:
         dotLoopStatement(s, i ? body[i - 1] : nullptr,
-                         f_.warpSpecialization ? DotLoopPart::Consumer : DotLoopPart::Whole);
+                         f_.warpSpecialization && f_.warpSpecialization->persistent
+                             ? DotLoopPart::Consumer
+                             : DotLoopPart::Whole);
         break;
       case StmtKind::AsyncCommit:
         line(ns_ + "::async_commit();");
@@ -362,7 +396,9 @@ private:
         if (const kir::TmaRing *ring = tmaRing(s->group)) {
           // A ring refilled by releases: the release orders this thread's reads of the stage
           // before its next copy (no fence here), and no barrier guards the refill.
-          if (ring->lastReleaserRefills) {
+          // Likewise a ring that a producer warpgroup refills once every warp has released the
+          // stage (specialize-producer: only wgmma reads its stages).
+          if (ring->lastReleaserRefills || (f_.warpSpecialization && ring->releasers > 0)) {
             line(ringName(*ring) + ".wait<false>(" + stageIndex(s->end, s->step, ring->stages) +
                  ");");
             break;
@@ -396,6 +432,9 @@ private:
         break;
       case StmtKind::StageRelease:
         stageRelease(*s);
+        break;
+      case StmtKind::StageAcquire:
+        stageAcquire(*s);
         break;
       case StmtKind::If:
         line("if (" + condition(s->cond) + ") {");
@@ -696,6 +735,11 @@ private:
   /// warp releasing last) issues the stage's next copies (refill: no issuer check).
   void stageRelease(const StmtNode &s) {
     const kir::TmaRing *ring = tmaRing(s.group);
+    // The consumers of a producer warpgroup release; the producer refills.
+    if (ring && ring->releasers > 0 && !ring->lastReleaserRefills && s.body.empty()) {
+      line(ringName(*ring) + ".release(" + stageIndex(s.end, s.step, ring->stages) + ");");
+      return;
+    }
     if (!ring || !ring->lastReleaserRefills)
       throw std::logic_error("a stage release on a ring that release-stages did not plan");
     line("if (" + ringName(*ring) + ".release_last(" + stageIndex(s.end, s.step, ring->stages) +
@@ -706,6 +750,16 @@ private:
     refilling_ = false;
     --indent_;
     line("}");
+  }
+
+  /// The producer's refill of a stage: it waits until every consumer warp has released the
+  /// stage, then issues the stage's copies.
+  void stageAcquire(const StmtNode &s) {
+    const kir::TmaRing *ring = tmaRing(s.group);
+    if (!ring || ring->releasers == 0 || ring->lastReleaserRefills)
+      throw std::logic_error("a stage acquire on a ring that specialize-producer did not plan");
+    line(ringName(*ring) + ".acquire(" + stageIndex(s.end, s.step, ring->stages) + ");");
+    stmts(s.body);
   }
 
   /// A pipelined copy by TMA (use-tensor-maps marked it): thread 0 issues it on the ring of its

@@ -436,16 +436,29 @@ Stmt makeAsyncWait(int64_t pending, Expr iteration, Expr first, int group) {
   return make(std::move(n));
 }
 
-Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> refill) {
+namespace {
+/// StageRelease or StageAcquire (`kind`) of the stage of iteration `iteration` of ring `group`.
+Stmt stageStmt(StmtKind kind, Expr iteration, Expr first, int group, std::vector<Stmt> refill) {
   for (const Stmt &s : refill)
     if (s->kind != StmtKind::AsyncCopy || s->group != group || s->tensorMap < 0)
-      throw TypeError("stage_release: the refill must be TMA copies of the released ring");
-  StmtNode n = node(StmtKind::StageRelease);
+      throw TypeError("stage_release/stage_acquire: the refill must be TMA copies of the ring");
+  StmtNode n = node(kind);
   n.end = std::move(iteration);
   n.step = std::move(first);
   n.group = group;
   n.body = std::move(refill);
   return make(std::move(n));
+}
+} // namespace
+
+Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> refill) {
+  return stageStmt(StmtKind::StageRelease, std::move(iteration), std::move(first), group,
+                   std::move(refill));
+}
+
+Stmt makeStageAcquire(Expr iteration, Expr first, int group, std::vector<Stmt> refill) {
+  return stageStmt(StmtKind::StageAcquire, std::move(iteration), std::move(first), group,
+                   std::move(refill));
 }
 
 Stmt makeDotIssue(const std::string &name, Value product) {
@@ -736,8 +749,18 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
       os << pad << "barrier\n";
       break;
     case StmtKind::StageRelease:
+      if (s->body.empty()) {
+        os << pad << "stage_release iteration=" << s->end.str() << " group=" << s->group
+           << ", the producer refilling\n";
+        break;
+      }
       os << pad << "stage_release iteration=" << s->end.str() << " group=" << s->group
          << ", the last warp refilling:\n";
+      printStmts(f, s->body, indent + 1, os);
+      break;
+    case StmtKind::StageAcquire:
+      os << pad << "stage_acquire iteration=" << s->end.str() << " group=" << s->group
+         << ", then refilling:\n";
       printStmts(f, s->body, indent + 1, os);
       break;
     case StmtKind::If:
@@ -792,12 +815,19 @@ std::string print(const Function &f) {
        << "\n";
   for (int b : f.turnBarriers)
     os << "  # turns through barriers from " << b << "\n";
-  if (const auto &w = f.warpSpecialization)
+  if (const auto &w = f.warpSpecialization; w && w->persistent)
     os << "  # persistent, warp-specialized: " << w->consumerThreads << " consumer threads ("
        << w->consumerRegisters << " registers), a producer of " << w->producerThreads << " ("
        << w->producerRegisters << " registers); stores staged at " << w->storeStaging
        << (w->storeRounds > 1 ? " in " + std::to_string(w->storeRounds) + " rounds" : std::string())
        << ", total " << w->totalBytes << " bytes\n";
+  if (const auto &w = f.warpSpecialization; w && !w->persistent) {
+    os << "  # a producer warpgroup: " << w->consumerThreads << " consumer threads ("
+       << w->consumerRegisters << " registers), a producer of " << w->producerThreads << " ("
+       << w->producerRegisters << " registers), whose first thread runs:\n";
+    printStmts(f, w->producerBody, 2, os);
+    os << "  # and the consumers:\n";
+  }
   printStmts(f, f.body, 1, os);
   return os.str();
 }
@@ -982,6 +1012,9 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
       break;
     case StmtKind::StageRelease:
       out.push_back(makeStageRelease(s->end, s->step, s->group, mapStmtValues(s->body, f)));
+      break;
+    case StmtKind::StageAcquire:
+      out.push_back(makeStageAcquire(s->end, s->step, s->group, mapStmtValues(s->body, f)));
       break;
     case StmtKind::DotIssue:
       out.push_back(makeDotIssue(s->var, f(s->value)));

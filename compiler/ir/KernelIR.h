@@ -108,8 +108,8 @@ struct ValueNode {
   bool unlessOne = false;
 };
 
-/// Kinds of statements. The last seven exist on the GPU path only (passes/PipelineLoads.cpp,
-/// passes/OverlapProducts.cpp, passes/ReleaseStages.cpp).
+/// Kinds of statements. The last eight exist on the GPU path only (passes/PipelineLoads.cpp,
+/// passes/OverlapProducts.cpp, passes/ReleaseStages.cpp, passes/SpecializeProducer.cpp).
 enum class StmtKind {
   Define,
   Assign,
@@ -126,7 +126,10 @@ enum class StmtKind {
   Barrier,      ///< every thread of the program reaches this point before any goes on
   StageRelease, ///< every warp is done reading the stage of iteration `end` (of a loop from
                 ///< `step`) of TMA ring `group`; the warp that releases it last refills it
-                ///< (`body`: its copies)
+                ///< (`body`: its copies), or, with an empty body, the producer does
+  StageAcquire, ///< the producer warpgroup waits until every consumer warp has released the
+                ///< stage of iteration `end` (of a loop from `step`) of TMA ring `group`, then
+                ///< refills it (`body`: its copies)
 };
 
 /// A condition on integers: compile-time in the translated IR (meta-parameters and constexpr
@@ -225,11 +228,16 @@ struct TmaRing {
   int multicastOperand = -1;
 };
 
-/// A warp-specialized persistent program (passes/SpecializeWarps.cpp): each block runs program
-/// ids blockIdx.x, blockIdx.x + gridDim.x, ... with `consumerThreads` threads running the body
-/// and a producer warpgroup of `producerThreads` after them issuing the TMA copies of its GEMM
-/// main loop ahead, across programs; each side sets its registers per thread (setmaxnreg).
+/// A warp-specialized program: `consumerThreads` threads run the body and a producer warpgroup
+/// of `producerThreads` after them issues the TMA copies; each side sets its registers per
+/// thread (setmaxnreg). Persistent (passes/SpecializeWarps.cpp): each block runs program ids
+/// blockIdx.x, blockIdx.x + gridDim.x, ... and the producer issues the copies of their GEMM
+/// main loops ahead, across programs. Otherwise (passes/SpecializeProducer.cpp) a block runs
+/// one program, whose producer runs `producerBody`: the copies of its released loop, each
+/// stage's once its consumers have released it.
 struct WarpSpecialization {
+  bool persistent = true;
+  std::vector<Stmt> producerBody; ///< not persistent: the producer's statements
   int consumerThreads = 0;
   int producerThreads = 128;
   int consumerRegisters = 0;
@@ -340,6 +348,9 @@ Stmt makeBarrier();
 /// pipelined loop `group` (starting at `first`), whose TMA ring refills stages by their last
 /// releaser; that warp then issues `refill` (the stage's next copies).
 Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> refill);
+/// StageAcquire of the stage of iteration `iteration` (of a loop from `first`) of ring `group`,
+/// then its `refill` (TMA copies of that ring).
+Stmt makeStageAcquire(Expr iteration, Expr first, int group, std::vector<Stmt> refill);
 /// GPU: the stage of a pipelined shared buffer (`layout`) holding the copy for `iteration` of
 /// a loop starting at `first`, once that copy has completed.
 Value makeSharedStage(TileType type, Expr iteration, Expr first);

@@ -152,6 +152,7 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
     case StmtKind::DotWait:
     case StmtKind::Barrier:
     case StmtKind::StageRelease:
+    case StmtKind::StageAcquire:
       out.push_back(s);
       break;
     }

@@ -281,6 +281,7 @@ private:
       case StmtKind::DotWait:
       case StmtKind::Barrier:
       case StmtKind::StageRelease:
+      case StmtKind::StageAcquire:
         out.push_back(s); // made later, by pipeline-loads and overlap-products
         break;
       }

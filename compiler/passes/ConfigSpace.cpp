@@ -157,6 +157,8 @@ std::string configId(const KernelSpec &spec, const Config &config) {
     add("minmax", config.knobs.minmax);
   if (config.knobs.turns > 0)
     add("turns", config.knobs.turns);
+  if (config.knobs.producer > 0)
+    add("producer", config.knobs.producer);
   return id.empty() ? std::string(kNoChoices) : id;
 }
 
@@ -206,17 +208,19 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
       config.knobs.minmax = static_cast<int>(value);
     } else if (name == "turns" && (value == 0 || value == 1)) {
       config.knobs.turns = static_cast<int>(value);
+    } else if (name == "producer" && (value == 0 || value == 1)) {
+      config.knobs.producer = static_cast<int>(value);
     } else if (name == "warps" || name == "stages" || name == "group" || name == "overlap" ||
                name == "tma" || name == "cluster" || name == "persistent" || name == "release" ||
-               name == "minmax" || name == "turns") {
+               name == "minmax" || name == "turns" || name == "producer") {
       throw std::invalid_argument(name + "=" + std::to_string(value) +
                                   " is out of range (warps 1-32, stages 2-16, group 1-1024, "
                                   "overlap 0-2, tma 0-1, cluster 1-2, persistent 0-1, release "
-                                  "0-1, minmax 0-1, turns 0-1)");
+                                  "0-1, minmax 0-1, turns 0-1, producer 0-1)");
     } else {
       throw std::invalid_argument("'" + name + "' is neither a meta-parameter of " + spec.name +
                                   " nor warps, stages, group, overlap, tma, cluster, persistent, "
-                                  "release, minmax or turns");
+                                  "release, minmax, turns or producer");
     }
   }
   for (const MetaParam &m : spec.metas)
@@ -238,6 +242,11 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   if (config.knobs.turns == 1 && (config.knobs.tma != 1 || config.knobs.persistent == 1))
     throw std::invalid_argument("turns=1 needs tma=1 and no persistent=1 (the warpgroups take "
                                 "turns at the products of a TMA program's loops)");
+  // The producer issues the copies of a released TMA loop; persistent programs have their own.
+  if (config.knobs.producer == 1 &&
+      (config.knobs.tma != 1 || config.knobs.release != 1 || config.knobs.persistent == 1))
+    throw std::invalid_argument("producer=1 needs tma=1, release=1 and no persistent=1 (the "
+                                "producer warpgroup issues the copies of a released TMA loop)");
   return config;
 }
 

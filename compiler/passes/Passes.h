@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -518,6 +519,19 @@ kir::Function takeTurns(const kir::Function &f, int threads, const GpuTarget &gp
 /// (1: the program does not run in clusters).
 int clusterSize(const kir::Function &f);
 
+/// The symbols a producer warpgroup knows without running the program's body: the program
+/// coordinates of `grid`, the loop index `index` and the sizes and strides of the parameters of
+/// `spec` (specialize-warps, specialize-producer).
+std::set<std::string> producerSymbols(const KernelSpec &spec, const GridInfo &grid,
+                                      const std::string &index);
+
+/// True when every symbol of `e` is in `known`.
+bool producerComputes(const Expr &e, const std::set<std::string> &known);
+
+/// True when a thread that knows `known` alone can issue TMA copy `copy` (its coordinates and
+/// residual conditions use symbols of `known` only).
+bool producerComputes(const TensorMapCopy &copy, const std::set<std::string> &known);
+
 /// True when the top level of `f`'s body is one loop and statements that compute on registers
 /// and global loads alone (no reductions, layout conversions or products, no shared memory;
 /// stores into 16-bit parameters), no parameter being jagged: the shape of program
@@ -531,6 +545,15 @@ bool warpSpecializable(const kir::Function &f, bool laidOut);
 /// stores or statements do not allow it (see SpecializeWarps.cpp).
 std::optional<kir::Function> specializeWarps(const kir::Function &tma, const GridInfo &grid,
                                              int threads, int64_t totalBytes, const GpuTarget &gpu);
+
+/// specialize-producer (GPU, sm_90a, knobs `tma=1,release=1,producer=1`): `tma` (after
+/// release-stages and take-turns, for a block of `threads` threads and `totalBytes` of shared
+/// memory) with a producer warpgroup after its threads that issues the copies of its released
+/// loop (Function::warpSpecialization, not persistent), or nullopt when its ring, loop or
+/// statements do not allow it (see SpecializeProducer.cpp).
+std::optional<kir::Function> specializeProducer(const kir::Function &tma, const GridInfo &grid,
+                                                int threads, int64_t totalBytes,
+                                                const GpuTarget &gpu);
 
 /// pack-programs (GPU): how many programs one block runs, warp w taking program
 /// blockIdx.x · n + w: 4 for a one-warp program (`threads` = 32) none of whose operations

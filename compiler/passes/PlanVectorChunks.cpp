@@ -153,6 +153,7 @@ private:
     case kir::StmtKind::DotWait:
     case kir::StmtKind::Barrier:
     case kir::StmtKind::StageRelease:
+    case kir::StmtKind::StageAcquire:
       return s;
     }
     return s;

@@ -92,6 +92,20 @@ bool registersOnly(const Value &v, bool laidOut) {
   return only;
 }
 
+/// The bytes of the staging tile of TMA store `s` (Swizzled: no padding).
+int64_t stagingBytes(const StmtNode &s) {
+  return shapeElements(s.value->type.shape) * dtypeBytes(s.value->type.dtype);
+}
+
+/// The column blocks of the staged tile of TMA store `s` of `f` (one per swizzle span of a row).
+int64_t stagedBlocks(const kir::Function &f, const StmtNode &s) {
+  const int64_t rowBytes =
+      s.value->type.shape.back().constValue() * dtypeBytes(s.value->type.dtype);
+  return rowBytes / f.tensorMaps[static_cast<size_t>(s.tensorMap)].swizzleBytes;
+}
+
+} // namespace
+
 /// The symbols the producer knows without running the body: the program coordinates of `grid`,
 /// the loop index `index` and the sizes and strides of the parameters of `spec`.
 std::set<std::string> producerSymbols(const KernelSpec &spec, const GridInfo &grid,
@@ -126,20 +140,6 @@ bool producerComputes(const TensorMapCopy &copy, const std::set<std::string> &kn
       return false;
   return true;
 }
-
-/// The bytes of the staging tile of TMA store `s` (Swizzled: no padding).
-int64_t stagingBytes(const StmtNode &s) {
-  return shapeElements(s.value->type.shape) * dtypeBytes(s.value->type.dtype);
-}
-
-/// The column blocks of the staged tile of TMA store `s` of `f` (one per swizzle span of a row).
-int64_t stagedBlocks(const kir::Function &f, const StmtNode &s) {
-  const int64_t rowBytes =
-      s.value->type.shape.back().constValue() * dtypeBytes(s.value->type.dtype);
-  return rowBytes / f.tensorMaps[static_cast<size_t>(s.tensorMap)].swizzleBytes;
-}
-
-} // namespace
 
 bool warpSpecializable(const kir::Function &f, bool laidOut) {
   int loops = 0;

@@ -65,6 +65,11 @@ struct LaunchKnobs {
   /// each in turn, the first warpgroup first (passes/TakeTurns.cpp; FlashAttention-3's
   /// ping-pong). 0: each warpgroup issues whenever it gets there.
   int turns = 0;
+  /// 1 (sm_90a, with tma=1 and release=1): a producer warpgroup after the program's threads
+  /// issues the copies of its released loop, each stage's once every consumer warp has
+  /// released it (passes/SpecializeProducer.cpp). 0: the warp that releases a stage last
+  /// refills it.
+  int producer = 0;
 };
 
 /// The architectures of one compilation.

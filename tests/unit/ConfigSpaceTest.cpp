@@ -90,34 +90,36 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
   CHECK_THROWS_WITH(
       passes::parseConfigId(spec, "BM=16,BN=32,lanes=2"),
       "'lanes' is neither a meta-parameter of k nor warps, stages, group, overlap, tma, cluster, "
-      "persistent, release, minmax or turns");
+      "persistent, release, minmax, turns or producer");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=sixteen,BN=32"),
                     "'BM=sixteen' is not NAME=INTEGER");
-  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,warps=64"),
-                    "warps=64 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-2, "
-                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1)");
   CHECK_THROWS_WITH(
-      passes::parseConfigId(spec, "BM=16,BN=32,overlap=3"),
-      "overlap=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-      "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1)");
-  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=3"),
-                    "tma=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-2, "
-                    "tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1)");
+      passes::parseConfigId(spec, "BM=16,BN=32,warps=64"),
+      "warps=64 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-2, "
+      "tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1, producer 0-1)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,overlap=3"),
+                    "overlap=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
+                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns "
+                    "0-1, producer 0-1)");
+  CHECK_THROWS_WITH(
+      passes::parseConfigId(spec, "BM=16,BN=32,tma=3"),
+      "tma=3 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap 0-2, "
+      "tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1, producer 0-1)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,release=1"),
                     "release=1 needs tma=1 (the last warp to release a stage issues its TMA "
                     "copies)");
-  CHECK_THROWS_WITH(
-      passes::parseConfigId(spec, "BM=16,BN=32,release=2"),
-      "release=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-      "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,release=2"),
+                    "release=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
+                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns "
+                    "0-1, producer 0-1)");
   // minmax=1: float maximum/minimum as one instruction (a round trip through the id).
   CHECK(passes::parseConfigId(spec, "BM=16,BN=32,minmax=1").knobs.minmax == 1);
   CHECK(passes::configId(spec, passes::parseConfigId(spec, "BM=16,BN=32,tma=1,minmax=1")) ==
         "BM=16,BN=32,tma=1,minmax=1");
-  CHECK_THROWS_WITH(
-      passes::parseConfigId(spec, "BM=16,BN=32,minmax=2"),
-      "minmax=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-      "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,minmax=2"),
+                    "minmax=2 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
+                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns "
+                    "0-1, producer 0-1)");
   // turns=1: the warpgroups take turns at a TMA program's products, released rings included.
   CHECK(passes::configId(spec, passes::parseConfigId(spec, "BM=16,BN=32,tma=1,turns=1")) ==
         "BM=16,BN=32,tma=1,turns=1");
@@ -130,16 +132,25 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,persistent=1,turns=1"),
                     "turns=1 needs tma=1 and no persistent=1 (the warpgroups take turns at the "
                     "products of a TMA program's loops)");
+  // producer=1: a producer warpgroup issues a released TMA loop's copies.
+  CHECK(passes::configId(
+            spec, passes::parseConfigId(spec, "BM=16,BN=32,tma=1,release=1,turns=1,producer=1")) ==
+        "BM=16,BN=32,tma=1,release=1,turns=1,producer=1");
+  for (const char *id : {"BM=16,BN=32,producer=1", "BM=16,BN=32,tma=1,producer=1",
+                         "BM=16,BN=32,tma=1,release=1,persistent=1,producer=1"})
+    CHECK_THROWS_WITH(passes::parseConfigId(spec, id),
+                      "producer=1 needs tma=1, release=1 and no persistent=1 (the producer "
+                      "warpgroup issues the copies of a released TMA loop)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=2"),
                     "cluster=2 needs tma=1 (the programs of a cluster share TMA copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,persistent=1"),
                     "persistent=1 needs tma=1 (its producer issues TMA copies)");
   // Persistent blocks in clusters of two (their producers multicast the shared tile).
   CHECK(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,cluster=2,persistent=1").knobs.cluster == 2);
-  CHECK_THROWS_WITH(
-      passes::parseConfigId(spec, "BM=16,BN=32,cluster=4"),
-      "cluster=4 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
-      "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns 0-1)");
+  CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=4"),
+                    "cluster=4 is out of range (warps 1-32, stages 2-16, group 1-1024, overlap "
+                    "0-2, tma 0-1, cluster 1-2, persistent 0-1, release 0-1, minmax 0-1, turns "
+                    "0-1, producer 0-1)");
 }
 
 TEST_CASE("the CPU space is every meta-parameter combination, the default first", "[config]") {

@@ -275,14 +275,21 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
         *trace << "// -----// IR after take-turns (" << p.name << "_tma) //----- //\n"
                << kir::print(tma.function);
       // Persistent and warp-specialized where knob persistent=1 and specialize-warps allow.
-      const std::optional<kir::Function> specialized =
+      // Or with a producer warpgroup for its released loop where knob producer=1 allows.
+      std::optional<kir::Function> specialized =
           passes::specializeWarps(tma.function, grid, p.threads, tma.totalBytes, gpu);
+      if (!specialized)
+        specialized =
+            passes::specializeProducer(tma.function, grid, p.threads, tma.totalBytes, gpu);
       const kir::Function &twin = specialized ? *specialized : tma.function;
       if (trace && specialized)
-        *trace << "// -----// IR after specialize-warps (" << p.name << "_tma) //----- //\n"
+        *trace << "// -----// IR after "
+               << (specialized->warpSpecialization->persistent ? "specialize-warps"
+                                                               : "specialize-producer")
+               << " (" << p.name << "_tma) //----- //\n"
                << kir::print(twin);
       p.tensorMaps = tma.function.tensorMaps;
-      p.persistent = specialized.has_value();
+      p.persistent = specialized && specialized->warpSpecialization->persistent;
       p.tmaSmem = specialized ? specialized->warpSpecialization->totalBytes : tma.totalBytes;
       p.tmaThreads =
           specialized ? p.threads + specialized->warpSpecialization->producerThreads : p.threads;
@@ -296,12 +303,15 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
       os << "// " << what.str() << "; " << p.tmaThreads << " threads, " << p.tmaSmem
          << " bytes of shared memory; pipelined copies by TMA (the dispatcher encoded the tensor "
             "maps)"
-         << (p.persistent ? "; persistent, a producer warpgroup copying ahead" : "") << ".\n";
+         << (p.persistent  ? "; persistent, a producer warpgroup copying ahead"
+             : specialized ? "; a producer warpgroup copying ahead"
+                           : "")
+         << ".\n";
       emitProgram(twin, grid, p.name + "_tma",
                   CudaDialect(p.threads, gpu, p.vector, 1, perProgramSmem(p.tmaSmem),
-                              p.persistent ? 1
-                                           : passes::minBlocksPerMultiprocessor(
-                                                 tma.function, p.threads, tma.totalBytes, gpu)),
+                              specialized ? 1
+                                          : passes::minBlocksPerMultiprocessor(
+                                                tma.function, p.threads, tma.totalBytes, gpu)),
                   os);
     }
     programs[key] = p;

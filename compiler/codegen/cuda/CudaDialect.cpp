@@ -103,10 +103,14 @@ std::string CudaDialect::prologue(const kir::Function &f, const std::string &nam
                            " ntc_args" + mapsParameter +
                            ") {\n  extern __shared__ __align__(1024) unsigned char "
                            "ntc_smem_buffer[];\n";
+  // The consumers of a warp-specialized program meet at barriers of their own (Smem::sync).
   if (programs_ == 1)
-    return head + "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer};\n" + rings +
-           (warps ? std::string() // each side loops over its program ids (TileProgram)
-                  : "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n");
+    return head + "  [[maybe_unused]] const ntc::dev::Smem ntc_smem{ntc_smem_buffer" +
+           (warps ? ", " + std::to_string(warps->consumerThreads) : std::string()) + "};\n" +
+           rings +
+           (warps && warps->persistent
+                ? std::string() // each side loops over its program ids (TileProgram)
+                : "  const int64_t ntc_program = static_cast<int64_t>(blockIdx.x);\n");
   if (!rings.empty())
     throw std::logic_error(name + ": TMA copies in a block of several programs");
   const std::string n = std::to_string(programs_);

@@ -1,0 +1,164 @@
+//===- SpecializeProducer.cpp - a producer warpgroup for a released loop ---===//
+//
+// release-stages (knob release=1) has the warp that releases a stage last refill it: that warp,
+// one of the program's consumers, computes the copies' coordinates and issues them between its
+// products and its softmax. With the knob `producer=1` this pass gives the copies of the
+// program's released ring to a producer warpgroup after the program's threads, as
+// FlashAttention-3's and CUTLASS's warp-specialized kernels do:
+//
+//   the producer (its first thread)              the consumers (the program's threads)
+//   copies of iterations b … b+S-1               (no copies)
+//   for i in range(b, e):                        for i in range(b, e):
+//     stage_acquire iteration=i:                   async_wait iteration=i
+//       copies of the refill of iteration i          …
+//                                                  stage_release iteration=i (no refill)
+//                                                  …
+//
+// Each consumer warp arrives on the stage's release barrier; the producer waits until all of
+// them have (acquire) and then issues the same copies that the last releaser issued, each
+// release acquired once and in order, so the ring's phases stay as before. The producer lowers
+// its registers and the consumers raise theirs (setmaxnreg), so the block is alone on its SM.
+// The consumers meet at their barriers (to_shared, layout conversions, reductions) through named
+// barrier 1 over their threads (Smem::sync), which the producer never reaches.
+//
+// Accepted: sm_90a, the `_tma` program, exactly one TMA ring, refilled by its last releaser, in
+// no cluster, with no cp.async copies, its stages read by wgmma alone (a consumer's release then
+// orders nothing of its own before the producer's next copy); no Barrier statement, no cp.async
+// copy, no TMA store and no jagged parameter; the ring's copies are top-level statements before the
+// loop (its prologue) and the refills of StageRelease statements at the top level of one top-level
+// loop; the loop's bounds and the copies' coordinates and conditions depend on the loop index, the
+// program coordinates and the sizes alone (the producer computes them without the body). Otherwise
+// the function is returned unchanged (the knob changes nothing, as tma=1 on sm_80).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include <algorithm>
+
+namespace ntc::passes {
+
+namespace {
+
+using namespace kir;
+
+/// Registers per thread of the producer warpgroup (its first thread computes the copies'
+/// coordinates and waits on the release barriers; setmaxnreg's floor is 24).
+constexpr int kProducerRegisters = 40;
+/// Registers of one SM's register file.
+constexpr int kRegisterFile = 65536;
+
+/// True when a statement of `body` (nested bodies included) keeps the consumers from running
+/// without the producer: a barrier of the whole block, a cp.async copy (its waits are barriers of
+/// the whole block), a TMA store, or a copy of ring `group` outside a stage release.
+bool needsWholeBlock(const std::vector<Stmt> &body, int group) {
+  bool found = false;
+  forEachStmt(body, [&](const Stmt &s) {
+    found = found || s->kind == StmtKind::Barrier ||
+            (s->kind == StmtKind::AsyncCopy && (s->tensorMap < 0 || s->group != group)) ||
+            (s->kind == StmtKind::Store && s->tensorMap >= 0) || s->kind == StmtKind::StageAcquire;
+    return s->kind != StmtKind::StageRelease; // a release's refill is the producer's
+  });
+  return found;
+}
+
+/// True when a thread that knows `known` alone can issue ring copy `s`.
+bool producerIssues(const Function &f, const GridInfo &grid, const StmtNode &s,
+                    const std::set<std::string> &known) {
+  const std::optional<TensorMapCopy> copy = tensorMapCopy(f, grid, s);
+  return copy && producerComputes(*copy, known) && producerComputes(s.begin, known) &&
+         producerComputes(s.end, known);
+}
+
+} // namespace
+
+std::optional<kir::Function> specializeProducer(const kir::Function &tma, const GridInfo &grid,
+                                                int threads, int64_t totalBytes,
+                                                const GpuTarget &gpu) {
+  if (gpu.knobs.producer != 1 || !gpu.hasHopper() || threads % 128 != 0 || tma.warpSpecialization ||
+      tma.tmaRings.size() != 1 || programsPerBlock(tma, threads) != 1)
+    return std::nullopt;
+  const TmaRing &ring = tma.tmaRings.front();
+  if (!ring.lastReleaserRefills || ring.cluster != 1 || ring.asyncCopiesToo ||
+      !ring.tensorCoreReadsOnly || ring.releasers != threads / 32)
+    return std::nullopt;
+  for (const ParamSpec &p : tma.spec.params)
+    if (p.jaggedDim)
+      return std::nullopt;
+
+  // The body: the prologue's copies, the released loop, everything else for the consumers.
+  std::vector<Stmt> prologue, consumers;
+  Stmt loop;
+  for (const Stmt &s : tma.body) {
+    if (s->kind == StmtKind::AsyncCopy && s->group == ring.group && s->tensorMap >= 0 && !loop) {
+      prologue.push_back(s);
+      continue;
+    }
+    const bool released =
+        s->kind == StmtKind::For && std::any_of(s->body.begin(), s->body.end(), [&](const Stmt &t) {
+          return t->kind == StmtKind::StageRelease && t->group == ring.group;
+        });
+    if (released && loop)
+      return std::nullopt; // one released loop per program
+    if (released)
+      loop = s;
+    else if (needsWholeBlock({s}, ring.group))
+      return std::nullopt;
+    consumers.push_back(s);
+  }
+  if (!loop || prologue.empty())
+    return std::nullopt;
+
+  // The producer's copies: the prologue's, then each iteration's refill once its stage is free.
+  const std::set<std::string> known = producerSymbols(tma.spec, grid, loop->var);
+  for (const Expr &bound : {loop->begin, loop->end, loop->step})
+    if (!producerComputes(bound, known))
+      return std::nullopt;
+  for (const Stmt &s : prologue)
+    if (!producerIssues(tma, grid, *s, known))
+      return std::nullopt;
+  std::vector<Stmt> acquires, loopBody;
+  for (const Stmt &s : loop->body) {
+    if (s->kind != StmtKind::StageRelease) {
+      if (needsWholeBlock({s}, ring.group))
+        return std::nullopt;
+      loopBody.push_back(s);
+      continue;
+    }
+    if (s->group != ring.group || !producerComputes(s->end, known) ||
+        !producerComputes(s->step, known))
+      return std::nullopt;
+    for (const Stmt &c : s->body)
+      if (!producerIssues(tma, grid, *c, known))
+        return std::nullopt;
+    acquires.push_back(makeStageAcquire(s->end, s->step, s->group, s->body));
+    loopBody.push_back(makeStageRelease(s->end, s->step, s->group, {}));
+  }
+  std::vector<Stmt> producer = prologue;
+  producer.push_back(makeFor(loop->var, loop->begin, loop->end, loop->step, acquires));
+  StmtNode consumerLoop = *loop;
+  consumerLoop.body = std::move(loopBody);
+  for (Stmt &s : consumers)
+    if (s == loop)
+      s = std::make_shared<const StmtNode>(std::move(consumerLoop));
+
+  WarpSpecialization w;
+  w.persistent = false;
+  w.consumerThreads = threads;
+  w.producerRegisters = kProducerRegisters;
+  w.producerBody = std::move(producer);
+  // ptxas gives every thread what __launch_bounds__(block, 1) allows (a multiple of 8, at most
+  // 255); the consumers take what the producer gives back.
+  const int block = threads + w.producerThreads;
+  const int atLaunch = std::min(255, kRegisterFile / block) / 8 * 8;
+  const int perConsumer = (atLaunch * block - w.producerThreads * kProducerRegisters) / threads;
+  w.consumerRegisters = std::min(256, perConsumer / 8 * 8);
+  w.totalBytes = totalBytes;
+  kir::Function f = tma;
+  f.body = std::move(consumers);
+  TmaRing &r = f.tmaRings.front();
+  r.lastReleaserRefills = false; // the consumers release, the producer acquires
+  f.warpSpecialization = std::move(w);
+  return f;
+}
+
+} // namespace ntc::passes
