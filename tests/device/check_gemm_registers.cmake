@@ -7,11 +7,8 @@
 #
 #   cmake -DNTC=<ntc> -DNVCC=<nvcc> -DSOURCE_DIR=<ntc source> -DWORK_DIR=<scratch>
 #         -DMAX_STACK=<bytes> -P check_gemm_registers.cmake
-foreach(var NTC NVCC SOURCE_DIR WORK_DIR MAX_STACK)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "check_gemm_registers.cmake: -D${var}=... is required")
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/ptxas_report.cmake")
+ntc_require_defines(check_gemm_registers.cmake NTC NVCC SOURCE_DIR WORK_DIR MAX_STACK)
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 execute_process(COMMAND "${NTC}" -o "${WORK_DIR}" --target cuda "${SOURCE_DIR}/kernels/matmul.cpp"
@@ -20,13 +17,7 @@ execute_process(COMMAND "${NTC}" -o "${WORK_DIR}" --target cuda "${SOURCE_DIR}/k
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ntc failed:\n${err}")
 endif()
-execute_process(COMMAND "${NVCC}" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a
-                        -Xptxas -v "-I${SOURCE_DIR}/runtime/include" "-I${WORK_DIR}"
-                        -c "${WORK_DIR}/matmul.cu" -o "${WORK_DIR}/matmul.o"
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE report)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "nvcc failed:\n${report}")
-endif()
+ntc_ptxas_report("${WORK_DIR}/matmul.cu" report "-I${WORK_DIR}")
 # ptxas prints "Compiling entry function '<mangled>' for 'sm_90a'", then the function's
 # properties ("N bytes stack frame, ...").
 string(REGEX MATCH

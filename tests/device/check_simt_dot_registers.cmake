@@ -5,20 +5,9 @@
 #
 #   cmake -DNVCC=<nvcc> -DSOURCE_DIR=<ntc source> -DWORK_DIR=<scratch>
 #         -DMAX_REGISTERS=<count> -P check_simt_dot_registers.cmake
-foreach(var NVCC SOURCE_DIR WORK_DIR MAX_REGISTERS)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "check_simt_dot_registers.cmake: -D${var}=... is required")
-  endif()
-endforeach()
-file(MAKE_DIRECTORY "${WORK_DIR}")
-execute_process(COMMAND "${NVCC}" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a
-                        -Xptxas -v "-I${SOURCE_DIR}/runtime/include"
-                        -c "${SOURCE_DIR}/tests/device/simt_dot_registers.cu"
-                        -o "${WORK_DIR}/simt_dot_registers.o"
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE report)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "nvcc failed:\n${report}")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/ptxas_report.cmake")
+ntc_require_defines(check_simt_dot_registers.cmake NVCC SOURCE_DIR WORK_DIR MAX_REGISTERS)
+ntc_ptxas_report("${SOURCE_DIR}/tests/device/simt_dot_registers.cu" report)
 # Per kernel, "N bytes spill stores" and then "Used N registers" (simt_scores, simt_output).
 string(REGEX MATCHALL "[0-9]+ bytes spill stores[^\n]*\n[^\n]*Used [0-9]+ registers" reports
        "${report}")

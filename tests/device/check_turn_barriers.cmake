@@ -4,20 +4,9 @@
 #
 #   cmake -DNVCC=<nvcc> -DSOURCE_DIR=<ntc source> -DWORK_DIR=<scratch>
 #         -DMAX_BARRIERS=<count> -P check_turn_barriers.cmake
-foreach(var NVCC SOURCE_DIR WORK_DIR MAX_BARRIERS)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "check_turn_barriers.cmake: -D${var}=... is required")
-  endif()
-endforeach()
-file(MAKE_DIRECTORY "${WORK_DIR}")
-execute_process(COMMAND "${NVCC}" -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a
-                        -Xptxas -v "-I${SOURCE_DIR}/runtime/include"
-                        -c "${SOURCE_DIR}/tests/device/turn_barriers.cu"
-                        -o "${WORK_DIR}/turn_barriers.o"
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE report)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "nvcc failed:\n${report}")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/ptxas_report.cmake")
+ntc_require_defines(check_turn_barriers.cmake NVCC SOURCE_DIR WORK_DIR MAX_BARRIERS)
+ntc_ptxas_report("${SOURCE_DIR}/tests/device/turn_barriers.cu" report)
 string(REGEX MATCHALL "used [0-9]+ barriers" reports "${report}")
 list(LENGTH reports kernels)
 if(NOT kernels EQUAL 1)
