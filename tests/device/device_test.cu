@@ -1147,7 +1147,37 @@ template <class T, class S, int Th, int V> void chunked_tile(const char *name, T
            hvec<H>(got.begin(), got.begin() + valid), want, exact());
 }
 
+/// The consumers of a block with a producer warpgroup meet at barriers of their own
+/// (Smem::sync with sync_threads): 256 threads reduce a 64×64 tile across their warps (shared
+/// memory and barriers) while a third warpgroup waits at named barrier 2 until they are done,
+/// as a producer keeps copying. Block barriers of all 384 threads would never complete.
+static void consumer_barriers() {
+  using S = Shape<64, 64>;
+  using S2 = dev::remove_axis_t<S, 0>;
+  constexpr int Th = 256;
+  const hvec<float> v = random_values<float>(S::numel, -100, 100);
+  DevBuf<float> da(v), osum(S2::numel), omax(S2::numel);
+  float *pa = da.ptr, *ps = osum.ptr, *pm = omax.ptr;
+  launch<Th + 128>(
+      [=] __device__(Smem smem) {
+        if (threadIdx.x >= Th) { // the other warpgroup: busy until the consumers are done
+          asm volatile("bar.sync 2, %0;" ::"n"(Th + 128) : "memory");
+          return;
+        }
+        const Smem consumers{smem.ptr, Th};
+        const auto x = dev::load<float, S, Th>(pa, 0, RowMajor<S>{});
+        dev::store(ps, dev::sum<0>(x, consumers), RowMajor<S2>{0});
+        dev::store(pm, dev::max<0>(x, consumers), RowMajor<S2>{0});
+        asm volatile("bar.arrive 2, %0;" ::"n"(Th + 128) : "memory");
+      },
+      dev::reduce_smem_bytes<float, S, Th, 0>());
+  const auto x = host_tile<float>(shape_of<S>(), v);
+  check<float>("consumer barriers: sum axis 0", osum.get(), cpu::sum(x, 0), rel(1e-4, 0.05));
+  check<float>("consumer barriers: max axis 0", omax.get(), cpu::max(x, 0), exact());
+}
+
 static void test_reductions() {
+  consumer_barriers();
   chunked_tile<float, Shape<1, 1024>, 256, 1>("float (1,1024)", rel(1e-4, 0.05));
   chunked_tile<float, Shape<1, 1024>, 128, 4>("float (1,1024) V=4", rel(1e-4, 0.05));
   chunked_tile<float, Shape<4, 64>, 32, 1>("float (4,64)", rel(1e-4, 0.05));
