@@ -532,6 +532,11 @@ bool producerComputes(const Expr &e, const std::set<std::string> &known);
 /// residual conditions use symbols of `known` only).
 bool producerComputes(const TensorMapCopy &copy, const std::set<std::string> &known);
 
+/// The threads and registers of a warp-specialized block of `threads` consumer threads and a
+/// producer warpgroup (setmaxnreg: the producer lowers its registers to 40, the consumers take
+/// what it gives back), as specialize-warps and specialize-producer plan them.
+kir::WarpSpecialization warpRoles(int threads);
+
 /// True when the top level of `f`'s body is one loop and statements that compute on registers
 /// and global loads alone (no reductions, layout conversions or products, no shared memory;
 /// stores into 16-bit parameters), no parameter being jagged: the shape of program

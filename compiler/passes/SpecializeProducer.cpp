@@ -41,12 +41,6 @@ namespace {
 
 using namespace kir;
 
-/// Registers per thread of the producer warpgroup (its first thread computes the copies'
-/// coordinates and waits on the release barriers; setmaxnreg's floor is 24).
-constexpr int kProducerRegisters = 40;
-/// Registers of one SM's register file.
-constexpr int kRegisterFile = 65536;
-
 /// True when a statement of `body` (nested bodies included) keeps the consumers from running
 /// without the producer: a barrier of the whole block, a cp.async copy (its waits are barriers of
 /// the whole block), a TMA store, or a copy of ring `group` outside a stage release.
@@ -141,17 +135,9 @@ std::optional<kir::Function> specializeProducer(const kir::Function &tma, const 
     if (s == loop)
       s = std::make_shared<const StmtNode>(std::move(consumerLoop));
 
-  WarpSpecialization w;
+  WarpSpecialization w = warpRoles(threads);
   w.persistent = false;
-  w.consumerThreads = threads;
-  w.producerRegisters = kProducerRegisters;
   w.producerBody = std::move(producer);
-  // ptxas gives every thread what __launch_bounds__(block, 1) allows (a multiple of 8, at most
-  // 255); the consumers take what the producer gives back.
-  const int block = threads + w.producerThreads;
-  const int atLaunch = std::min(255, kRegisterFile / block) / 8 * 8;
-  const int perConsumer = (atLaunch * block - w.producerThreads * kProducerRegisters) / threads;
-  w.consumerRegisters = std::min(256, perConsumer / 8 * 8);
   w.totalBytes = totalBytes;
   kir::Function f = tma;
   f.body = std::move(consumers);

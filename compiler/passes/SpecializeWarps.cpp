@@ -52,12 +52,6 @@ namespace {
 
 using namespace kir;
 
-/// Registers per thread of the producer warpgroup (setmaxnreg's floor is 24; its one issuing
-/// thread computes coordinates and addresses).
-constexpr int kProducerRegisters = 40;
-/// Registers of one SM's register file that a block may hold.
-constexpr int kRegisterFile = 65536;
-
 /// True when `v` computes on registers and global memory alone: no shared memory, no
 /// communication between threads. Loads read global memory straight into each thread's
 /// registers (in any register layout: assign-layouts loads an epilogue's operands in the
@@ -141,6 +135,22 @@ bool producerComputes(const TensorMapCopy &copy, const std::set<std::string> &kn
   return true;
 }
 
+kir::WarpSpecialization warpRoles(int threads) {
+  // Registers per thread of the producer warpgroup (setmaxnreg's floor is 24; its one issuing
+  // thread computes coordinates and addresses), and of one SM's register file.
+  constexpr int kProducerRegisters = 40, kRegisterFile = 65536;
+  kir::WarpSpecialization w;
+  w.consumerThreads = threads;
+  w.producerRegisters = kProducerRegisters;
+  // ptxas gives every thread of a kernel with setmaxnreg what __launch_bounds__(block, 1) allows
+  // (a multiple of 8, at most 255); the consumers take what the producer gives back.
+  const int block = threads + w.producerThreads;
+  const int atLaunch = std::min(255, kRegisterFile / block) / 8 * 8;
+  const int perConsumer = (atLaunch * block - w.producerThreads * kProducerRegisters) / threads;
+  w.consumerRegisters = std::min(256, perConsumer / 8 * 8);
+  return w;
+}
+
 bool warpSpecializable(const kir::Function &f, bool laidOut) {
   int loops = 0;
   for (const ParamSpec &p : f.spec.params)
@@ -208,15 +218,7 @@ std::optional<kir::Function> specializeWarps(const kir::Function &tma, const Gri
     if (!maps || !producerComputes(maps->first, known) || !producerComputes(maps->second, known))
       return std::nullopt;
   }
-  WarpSpecialization w;
-  w.consumerThreads = threads;
-  w.producerRegisters = kProducerRegisters;
-  // ptxas gives every thread of a kernel with setmaxnreg what __launch_bounds__(block, 1) allows
-  // (a multiple of 8, at most 255); the consumers take what the producer gives back.
-  const int block = threads + w.producerThreads;
-  const int atLaunch = std::min(255, kRegisterFile / block) / 8 * 8;
-  const int perConsumer = (atLaunch * block - w.producerThreads * kProducerRegisters) / threads;
-  w.consumerRegisters = std::min(256, perConsumer / 8 * 8);
+  WarpSpecialization w = warpRoles(threads);
   // The staging region after everything else; where the whole tile does not fit, the stores go
   // in rounds of fewer column blocks (each round waits until the last is read).
   w.storeStaging = (totalBytes + 1023) / 1024 * 1024;
