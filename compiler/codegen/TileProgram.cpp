@@ -120,10 +120,11 @@ private:
     }
   }
 
-  /// A persistent, warp-specialized program (specialize-warps): the producer warpgroup, after
-  /// the consumer threads, lowers its registers and its first thread issues the copies of the
-  /// GEMM main loop of every program of the block, then exits; the consumers raise their
-  /// registers and run the body for each program, then wait for their last TMA store.
+  /// A persistent, warp-specialized program (specialize-warps, or specialize-producer with
+  /// persistent=1): the producer warpgroup, after the consumer threads, lowers its registers
+  /// and its first thread issues the copies of every program of the block (the GEMM main
+  /// loop's, or the producer's statements), then exits; the consumers raise their registers and
+  /// run the body for each program, then wait for their last TMA store.
   void warpSpecialized() {
     const kir::WarpSpecialization &w = *f_.warpSpecialization;
     const std::string consumers = std::to_string(w.consumerThreads);
@@ -139,12 +140,16 @@ private:
     line(ns_ + "::set_max_registers<" + std::to_string(w.producerRegisters) + ", false>();");
     line("if (threadIdx.x == " + consumers + ") {");
     ++indent_;
-    line("unsigned ntc_filled = 0; // ring stages filled so far");
-    programLoop([&] {
-      for (const Stmt &s : f_.body)
-        if (s->kind == StmtKind::For)
-          dotLoopStatement(s, nullptr, DotLoopPart::Producer);
-    });
+    if (!w.producerBody.empty()) {
+      programLoop([&] { stmts(w.producerBody); });
+    } else {
+      line("unsigned ntc_filled = 0; // ring stages filled so far");
+      programLoop([&] {
+        for (const Stmt &s : f_.body)
+          if (s->kind == StmtKind::For)
+            dotLoopStatement(s, nullptr, DotLoopPart::Producer);
+      });
+    }
     // In a cluster, the other block's last releases arrive here before the block exits.
     for (const kir::TmaRing &ring : f_.tmaRings)
       if (ring.cluster > 1)
@@ -156,9 +161,17 @@ private:
     --indent_;
     line("}");
     line(ns_ + "::set_max_registers<" + std::to_string(w.consumerRegisters) + ", true>();");
-    line("unsigned ntc_consumed = 0; // ring stages consumed so far");
+    if (w.producerBody.empty())
+      line("unsigned ntc_consumed = 0; // ring stages consumed so far");
     programLoop([&] { stmts(f_.body); });
     line(ns_ + "::tma_store_drain();");
+  }
+
+  /// True when the producer warpgroup issues the copies of the GEMM main loop (specialize-warps):
+  /// the loop then prints as its consumers' part.
+  bool dotLoopProducer() const {
+    return f_.warpSpecialization && f_.warpSpecialization->persistent &&
+           f_.warpSpecialization->producerBody.empty();
   }
 
   /// A program with a producer warpgroup (specialize-producer): the producer, after the
@@ -385,9 +398,7 @@ private:
         break;
       case StmtKind::For:
         dotLoopStatement(s, i ? body[i - 1] : nullptr,
-                         f_.warpSpecialization && f_.warpSpecialization->persistent
-                             ? DotLoopPart::Consumer
-                             : DotLoopPart::Whole);
+                         dotLoopProducer() ? DotLoopPart::Consumer : DotLoopPart::Whole);
         break;
       case StmtKind::AsyncCommit:
         line(ns_ + "::async_commit();");
@@ -428,13 +439,20 @@ private:
           line(ns_ + "::dot_wait<" + s->begin.str() + ">(t_" + s->var + ");");
         break;
       case StmtKind::Barrier:
-        line(ns_ + "::barrier();");
+        // The program's threads: a warp-specialized program's consumers (named barrier 1).
+        line(f_.warpSpecialization ? "ntc_smem.sync();" : ns_ + "::barrier();");
         break;
       case StmtKind::StageRelease:
         stageRelease(*s);
         break;
       case StmtKind::StageAcquire:
         stageAcquire(*s);
+        break;
+      case StmtKind::StageReleaseHeld:
+        if (const kir::TmaRing *ring = tmaRing(s->group))
+          line(ringName(*ring) + ".release_held();");
+        else
+          throw std::logic_error("a release of held stages on a ring that is not planned");
         break;
       case StmtKind::If:
         line("if (" + condition(s->cond) + ") {");
@@ -753,12 +771,12 @@ private:
   }
 
   /// The producer's refill of a stage: it waits until every consumer warp has released the
-  /// stage, then issues the stage's copies.
+  /// stage's last fill (if it has not acquired it yet), then issues the stage's copies.
   void stageAcquire(const StmtNode &s) {
     const kir::TmaRing *ring = tmaRing(s.group);
     if (!ring || ring->releasers == 0 || ring->lastReleaserRefills)
       throw std::logic_error("a stage acquire on a ring that specialize-producer did not plan");
-    line(ringName(*ring) + ".acquire(" + stageIndex(s.end, s.step, ring->stages) + ");");
+    line(ringName(*ring) + ".acquire_filled(" + stageIndex(s.end, s.step, ring->stages) + ");");
     stmts(s.body);
   }
 

@@ -461,6 +461,12 @@ Stmt makeStageAcquire(Expr iteration, Expr first, int group, std::vector<Stmt> r
                    std::move(refill));
 }
 
+Stmt makeStageReleaseHeld(int group) {
+  StmtNode n = node(StmtKind::StageReleaseHeld);
+  n.group = group;
+  return make(std::move(n));
+}
+
 Stmt makeDotIssue(const std::string &name, Value product) {
   if (product->kind != ValueKind::Dot)
     throw TypeError("dot_issue: the value must be a product");
@@ -763,6 +769,9 @@ void printStmts(const Function &f, const std::vector<Stmt> &body, int indent,
          << ", then refilling:\n";
       printStmts(f, s->body, indent + 1, os);
       break;
+    case StmtKind::StageReleaseHeld:
+      os << pad << "stage_release_held group=" << s->group << "\n";
+      break;
     case StmtKind::If:
       os << pad << "if " << s->cond.str() << ":\n";
       printStmts(f, s->body, indent + 1, os);
@@ -815,14 +824,16 @@ std::string print(const Function &f) {
        << "\n";
   for (int b : f.turnBarriers)
     os << "  # turns through barriers from " << b << "\n";
-  if (const auto &w = f.warpSpecialization; w && w->persistent)
+  if (const auto &w = f.warpSpecialization; w && w->persistent && w->producerBody.empty())
     os << "  # persistent, warp-specialized: " << w->consumerThreads << " consumer threads ("
        << w->consumerRegisters << " registers), a producer of " << w->producerThreads << " ("
        << w->producerRegisters << " registers); stores staged at " << w->storeStaging
        << (w->storeRounds > 1 ? " in " + std::to_string(w->storeRounds) + " rounds" : std::string())
        << ", total " << w->totalBytes << " bytes\n";
-  if (const auto &w = f.warpSpecialization; w && !w->persistent) {
-    os << "  # a producer warpgroup: " << w->consumerThreads << " consumer threads ("
+  if (const auto &w = f.warpSpecialization; w && !w->producerBody.empty()) {
+    os << "  # "
+       << (w->persistent ? "persistent, each side looping over the block's programs; " : "")
+       << "a producer warpgroup: " << w->consumerThreads << " consumer threads ("
        << w->consumerRegisters << " registers), a producer of " << w->producerThreads << " ("
        << w->producerRegisters << " registers), whose first thread runs:\n";
     printStmts(f, w->producerBody, 2, os);
@@ -1015,6 +1026,9 @@ std::vector<Stmt> mapStmtValues(const std::vector<Stmt> &body,
       break;
     case StmtKind::StageAcquire:
       out.push_back(makeStageAcquire(s->end, s->step, s->group, mapStmtValues(s->body, f)));
+      break;
+    case StmtKind::StageReleaseHeld:
+      out.push_back(s);
       break;
     case StmtKind::DotIssue:
       out.push_back(makeDotIssue(s->var, f(s->value)));

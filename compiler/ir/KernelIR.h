@@ -129,7 +129,11 @@ enum class StmtKind {
                 ///< (`body`: its copies), or, with an empty body, the producer does
   StageAcquire, ///< the producer warpgroup waits until every consumer warp has released the
                 ///< stage of iteration `end` (of a loop from `step`) of TMA ring `group`, then
-                ///< refills it (`body`: its copies)
+                ///< refills it (`body`: its copies), once it has acquired the stage's last
+                ///< fill (a stage filled and not acquired since)
+  /// every warp releases each stage of TMA ring `group` that it has waited for and not
+  /// released (a persistent program's last stages)
+  StageReleaseHeld,
 };
 
 /// A condition on integers: compile-time in the translated IR (meta-parameters and constexpr
@@ -236,8 +240,10 @@ struct TmaRing {
 /// one program, whose producer runs `producerBody`: the copies of its released loop, each
 /// stage's once its consumers have released it.
 struct WarpSpecialization {
-  bool persistent = true;
-  std::vector<Stmt> producerBody; ///< not persistent: the producer's statements
+  bool persistent = true; ///< the block loops over programs (a grid of one block per SM)
+  /// The producer's statements (per program where persistent: specialize-producer); empty: the
+  /// producer issues the copies of the GEMM main loop (specialize-warps).
+  std::vector<Stmt> producerBody;
   int consumerThreads = 0;
   int producerThreads = 128;
   int consumerRegisters = 0;
@@ -351,6 +357,8 @@ Stmt makeStageRelease(Expr iteration, Expr first, int group, std::vector<Stmt> r
 /// StageAcquire of the stage of iteration `iteration` (of a loop from `first`) of ring `group`,
 /// then its `refill` (TMA copies of that ring).
 Stmt makeStageAcquire(Expr iteration, Expr first, int group, std::vector<Stmt> refill);
+/// StageReleaseHeld of ring `group`.
+Stmt makeStageReleaseHeld(int group);
 /// GPU: the stage of a pipelined shared buffer (`layout`) holding the copy for `iteration` of
 /// a loop starting at `first`, once that copy has completed.
 Value makeSharedStage(TileType type, Expr iteration, Expr first);

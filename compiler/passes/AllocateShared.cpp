@@ -153,6 +153,7 @@ std::vector<Stmt> placeStmts(const std::vector<Stmt> &body, int64_t base,
     case StmtKind::Barrier:
     case StmtKind::StageRelease:
     case StmtKind::StageAcquire:
+    case StmtKind::StageReleaseHeld:
       out.push_back(s);
       break;
     }

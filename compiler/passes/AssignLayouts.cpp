@@ -282,6 +282,7 @@ private:
       case StmtKind::Barrier:
       case StmtKind::StageRelease:
       case StmtKind::StageAcquire:
+      case StmtKind::StageReleaseHeld:
         out.push_back(s); // made later, by pipeline-loads and overlap-products
         break;
       }

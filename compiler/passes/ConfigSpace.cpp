@@ -242,11 +242,11 @@ Config parseConfigId(const KernelSpec &spec, const std::string &id) {
   if (config.knobs.turns == 1 && (config.knobs.tma != 1 || config.knobs.persistent == 1))
     throw std::invalid_argument("turns=1 needs tma=1 and no persistent=1 (the warpgroups take "
                                 "turns at the products of a TMA program's loops)");
-  // The producer issues the copies of a released TMA loop; persistent programs have their own.
-  if (config.knobs.producer == 1 &&
-      (config.knobs.tma != 1 || config.knobs.release != 1 || config.knobs.persistent == 1))
-    throw std::invalid_argument("producer=1 needs tma=1, release=1 and no persistent=1 (the "
-                                "producer warpgroup issues the copies of a released TMA loop)");
+  // The producer issues the copies of a released TMA loop (with persistent=1, of every program
+  // of its block).
+  if (config.knobs.producer == 1 && (config.knobs.tma != 1 || config.knobs.release != 1))
+    throw std::invalid_argument("producer=1 needs tma=1 and release=1 (the producer warpgroup "
+                                "issues the copies of a released TMA loop)");
   return config;
 }
 

@@ -154,6 +154,7 @@ private:
     case kir::StmtKind::Barrier:
     case kir::StmtKind::StageRelease:
     case kir::StmtKind::StageAcquire:
+    case kir::StmtKind::StageReleaseHeld:
       return s;
     }
     return s;

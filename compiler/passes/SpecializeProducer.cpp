@@ -21,6 +21,16 @@
 // The consumers meet at their barriers (to_shared, layout conversions, reductions) through named
 // barrier 1 over their threads (Smem::sync), which the producer never reaches.
 //
+// With the knob persistent=1 too the program becomes persistent, as FlashAttention-3's is: a
+// grid of one block per SM whose producer and consumers each loop over the block's programs
+// (blockIdx.x, blockIdx.x + gridDim.x, ...), so that the producer fills the next program's
+// first stages while the consumers finish a program's last products and its epilogue. The
+// stages of each program count from the ring's first again (every stage keeps its phases); the
+// producer acquires a stage before every fill whose last fill it has not acquired yet (the
+// prologue's, after the first program: stage_acquire), and the consumers release the stages
+// they still hold after their last read of the ring in a program (stage_release_held) and meet
+// at the end of each program, before the next one writes shared memory again (barrier).
+//
 // Accepted: sm_90a, the `_tma` program, exactly one TMA ring, refilled by its last releaser, in
 // no cluster, with no cp.async copies, its stages read by wgmma alone (a consumer's release then
 // orders nothing of its own before the producer's next copy); no Barrier statement, no cp.async
@@ -53,6 +63,38 @@ bool needsWholeBlock(const std::vector<Stmt> &body, int group) {
     return s->kind != StmtKind::StageRelease; // a release's refill is the producer's
   });
   return found;
+}
+
+/// True when statement `s` (nested bodies included) reads a stage of a ring or waits for one.
+bool readsStages(const Stmt &s) {
+  bool reads = false;
+  forEachStmt({s}, [&](const Stmt &t) {
+    reads = reads || t->kind == StmtKind::AsyncWait;
+    return true;
+  });
+  forEachValue({s}, [&](const Value &v) { reads = reads || v->kind == ValueKind::SharedStage; });
+  return reads;
+}
+
+/// The prologue's copies `prologue` (in iteration order), each iteration's behind an acquire of
+/// its stage (a persistent producer's: the stage's last fill, of the block's previous program,
+/// may still be read).
+std::vector<Stmt> acquiredPrologue(const std::vector<Stmt> &prologue, int group) {
+  std::vector<Stmt> acquired, copies;
+  const auto flush = [&] {
+    if (copies.empty())
+      return;
+    const Value &staged = copies.front()->value;
+    acquired.push_back(makeStageAcquire(staged->integer, staged->integer2, group, copies));
+    copies.clear();
+  };
+  for (const Stmt &s : prologue) {
+    if (!copies.empty() && copies.front()->begin.str() != s->begin.str())
+      flush();
+    copies.push_back(s);
+  }
+  flush();
+  return acquired;
 }
 
 /// True when a thread that knows `known` alone can issue ring copy `s`.
@@ -127,16 +169,28 @@ std::optional<kir::Function> specializeProducer(const kir::Function &tma, const 
     acquires.push_back(makeStageAcquire(s->end, s->step, s->group, s->body));
     loopBody.push_back(makeStageRelease(s->end, s->step, s->group, {}));
   }
-  std::vector<Stmt> producer = prologue;
+  const bool persistent = gpu.knobs.persistent == 1;
+  std::vector<Stmt> producer = persistent ? acquiredPrologue(prologue, ring.group) : prologue;
   producer.push_back(makeFor(loop->var, loop->begin, loop->end, loop->step, acquires));
   StmtNode consumerLoop = *loop;
   consumerLoop.body = std::move(loopBody);
   for (Stmt &s : consumers)
     if (s == loop)
       s = std::make_shared<const StmtNode>(std::move(consumerLoop));
+  if (persistent) {
+    // The stages still held, released after the program's last read of the ring; the next
+    // program's statements, after every consumer is done with this one's shared memory.
+    size_t lastRead = 0;
+    for (size_t i = 0; i < consumers.size(); ++i)
+      if (readsStages(consumers[i]))
+        lastRead = i;
+    consumers.insert(consumers.begin() + static_cast<std::ptrdiff_t>(lastRead) + 1,
+                     makeStageReleaseHeld(ring.group));
+    consumers.push_back(makeBarrier());
+  }
 
   WarpSpecialization w = warpRoles(threads);
-  w.persistent = false;
+  w.persistent = persistent;
   w.producerBody = std::move(producer);
   w.totalBytes = totalBytes;
   kir::Function f = tma;

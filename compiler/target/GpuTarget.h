@@ -67,8 +67,8 @@ struct LaunchKnobs {
   int turns = 0;
   /// 1 (sm_90a, with tma=1 and release=1): a producer warpgroup after the program's threads
   /// issues the copies of its released loop, each stage's once every consumer warp has
-  /// released it (passes/SpecializeProducer.cpp). 0: the warp that releases a stage last
-  /// refills it.
+  /// released it (passes/SpecializeProducer.cpp); with persistent=1 too, in a persistent
+  /// grid, across the block's programs. 0: the warp that releases a stage last refills it.
   int producer = 0;
 };
 

@@ -2393,6 +2393,71 @@ __global__ void NTC_DEV_CLUSTER_DIMS(2, 1, 1)
   });
 }
 
+/// The steps of program p of tma_persistent_kernel (one to four), and the tile of its step j
+/// (rows t·64 − 16 … of batch 1, t = (p + j) % 3).
+__host__ __device__ constexpr int persistent_steps(int p) { return 1 + p % 4; }
+__host__ __device__ constexpr int persistent_tile(int p, int j) { return (p + j) % 3; }
+
+/// A persistent block with a producer warp, as specialize-producer's persistent programs run:
+/// programs blockIdx.x, blockIdx.x + gridDim.x, … of persistent_steps(p) steps each through a
+/// ring of three stages whose stages count from 0 again in every program. The producer (thread
+/// 128) fills a program's first three stages behind acquire_filled (the block's last program
+/// may still read them) and refills stage j % 3 with step j + 3 once it has acquired step j's;
+/// the four consumer warps wait for step 0 before the loop and for step j + 1 in it (the
+/// rotated loops of overlap=2), copy each tile back into out (tiles in program order), release
+/// step j in the loop and the stage they still hold after it (release_held).
+__global__ void tma_persistent_kernel(const __grid_constant__ dev::tensor_map map, __half *out,
+                                      int programs) {
+  extern __shared__ __align__(1024) unsigned char smem_buffer[];
+  const Smem smem{smem_buffer};
+  constexpr int stages = 3, stage_bytes = kTmaRows * kTmaCols * 2;
+  dev::tma_ring<stages, 1, 4, 1, 128> ring(smem, stages * stage_bytes);
+  using Map = dev::detail::shared_map<__half, kTmaRows, kTmaCols, dev::Swizzled<128>>;
+  if (threadIdx.x >= 128) {
+    if (threadIdx.x != 128)
+      return;
+    for (int p = int(blockIdx.x); p < programs; p += int(gridDim.x)) {
+      const int n = persistent_steps(p);
+      auto copy = [&](int j) {
+        const int coords[3] = {0, persistent_tile(p, j) * kTmaRows - 16, 1};
+        ring.copy<__half, kTmaRows, kTmaCols, 128, 1, 3>(j % stages, map, smem,
+                                                         (j % stages) * stage_bytes, coords, true);
+      };
+      for (int j = 0; j < stages; ++j) {
+        ring.acquire_filled(j);
+        if (j < n)
+          copy(j);
+      }
+      for (int j = 0; j + 1 < n; ++j) {
+        ring.acquire_filled(j % stages);
+        if (j + stages < n)
+          copy(j + stages);
+      }
+    }
+    return;
+  }
+  for (int p = int(blockIdx.x); p < programs; p += int(gridDim.x)) {
+    int first = 0; // the program's first tile in out
+    for (int q = 0; q < p; ++q)
+      first += persistent_steps(q);
+    const int n = persistent_steps(p);
+    auto read = [&](int j) {
+      ring.wait(j % stages);
+      const __half *stage = smem.as<__half>((j % stages) * stage_bytes);
+      for (int e = int(threadIdx.x); e < kTmaRows * kTmaCols; e += 128) {
+        const int r = e / kTmaCols, c = e % kTmaCols;
+        out[std::size_t(first + j) * kTmaRows * kTmaCols + e] = stage[Map::offset(r, c)];
+      }
+    };
+    read(0);
+    for (int j = 0; j + 1 < n; ++j) {
+      read(j + 1);
+      ring.release(j % stages);
+    }
+    ring.release_held();
+  }
+}
+
 /// Stores a 64 × 128 tile whose element (r, c) is r · 128 + c by TMA at rows 50 … 113 and
 /// columns 0 … 127 of a 100 × 80 tensor (the copy engine writes rows 50 … 99, columns 0 … 79),
 /// from a blocked tile or from an Mma tile, and once more with in_bounds false at row 0
@@ -2557,6 +2622,36 @@ static void test_tma() {
   expect(
       "tma: encode_tma refuses strides that are not multiples of 16 bytes",
       !ntc::rt::encode_tma(&tensor, {1, kTmaRows, 64}, ntc::rt::tma_swizzle::span128, map.bytes));
+  // Persistent blocks with a producer warp: programs of one to four steps through three
+  // stages, two blocks of nine programs.
+  constexpr int programs = 18;
+  int tiles = 0;
+  for (int p = 0; p < programs; ++p)
+    tiles += persistent_steps(p);
+  DevBuf<__half> persistent(std::size_t(tiles) * kTmaRows * kTmaCols);
+  const std::size_t persistent_smem = 3 * kTmaRows * kTmaCols * 2 + 48;
+  CUDA_CHECK(cudaFuncSetAttribute(
+      tma_persistent_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(persistent_smem)));
+  tma_persistent_kernel<<<2, 160, persistent_smem>>>(map, persistent.ptr, programs);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const hvec<cpu::float16> got_persistent = persistent.get();
+  int wrong_persistent = 0, at = 0;
+  for (int p = 0; p < programs; ++p)
+    for (int j = 0; j < persistent_steps(p); ++j, ++at)
+      for (int r = 0; r < kTmaRows; ++r)
+        for (int c = 0; c < kTmaCols; ++c) {
+          const int row = persistent_tile(p, j) * kTmaRows - 16 + r;
+          const bool inside = row >= 0 && row < rows && c < cols;
+          const float want = inside ? float(x[(std::size_t(1) * rows + row) * cols + c]) : 0.0f;
+          wrong_persistent +=
+              float(got_persistent[(std::size_t(at) * kTmaRows + r) * kTmaCols + c]) != want;
+        }
+  expect("tma: a persistent producer's programs restart the ring's stages (acquire_filled, "
+         "release_held)",
+         wrong_persistent == 0);
+  if (wrong_persistent)
+    std::printf("  %d of %zu elements differ\n", wrong_persistent, got_persistent.size());
   tma_store_test();
 }
 

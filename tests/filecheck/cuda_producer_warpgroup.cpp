@@ -44,7 +44,7 @@ NT_KERNEL(produced, query_blocks, two_products,
 // CU-NEXT: if (threadIdx.x == 256) {
 // CU: ntc_ring0.copy<ntc::dev::float16, 64, 64, 128, 1, 2>(static_cast<int>((0) % 2), ntc_maps.m0,
 // CU: for (Index l_i = 0; l_i < ntc::rt::ceil_div<Index>(ntc_k_size_0, 64); l_i += 1) {
-// CU-NEXT: ntc_ring0.acquire(static_cast<int>((l_i) % 2));
+// CU-NEXT: ntc_ring0.acquire_filled(static_cast<int>((l_i) % 2));
 // CU-NEXT: if ((l_i + 2) < ntc::rt::ceil_div<Index>(ntc_k_size_0, 64))
 // CU-NEXT: ntc_ring0.copy<ntc::dev::float16, 64, 64, 128, 1, 2>(static_cast<int>(((l_i + 2)) % 2), ntc_maps.m0,
 // CU: return;

@@ -137,10 +137,13 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
             spec, passes::parseConfigId(spec, "BM=16,BN=32,tma=1,release=1,turns=1,producer=1")) ==
         "BM=16,BN=32,tma=1,release=1,turns=1,producer=1");
   for (const char *id : {"BM=16,BN=32,producer=1", "BM=16,BN=32,tma=1,producer=1",
-                         "BM=16,BN=32,tma=1,release=1,persistent=1,producer=1"})
+                         "BM=16,BN=32,persistent=1,release=1,producer=1"})
     CHECK_THROWS_WITH(passes::parseConfigId(spec, id),
-                      "producer=1 needs tma=1, release=1 and no persistent=1 (the producer "
-                      "warpgroup issues the copies of a released TMA loop)");
+                      "producer=1 needs tma=1 and release=1 (the producer warpgroup issues the "
+                      "copies of a released TMA loop)");
+  // With persistent=1 the producer serves every program of its block.
+  CHECK(passes::parseConfigId(spec, "BM=16,BN=32,tma=1,release=1,persistent=1,producer=1")
+            .knobs.producer == 1);
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,cluster=2"),
                     "cluster=2 needs tma=1 (the programs of a cluster share TMA copies)");
   CHECK_THROWS_WITH(passes::parseConfigId(spec, "BM=16,BN=32,persistent=1"),

@@ -284,8 +284,8 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
       const kir::Function &twin = specialized ? *specialized : tma.function;
       if (trace && specialized)
         *trace << "// -----// IR after "
-               << (specialized->warpSpecialization->persistent ? "specialize-warps"
-                                                               : "specialize-producer")
+               << (specialized->warpSpecialization->producerBody.empty() ? "specialize-warps"
+                                                                         : "specialize-producer")
                << " (" << p.name << "_tma) //----- //\n"
                << kir::print(twin);
       p.tensorMaps = tma.function.tensorMaps;

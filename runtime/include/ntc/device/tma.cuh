@@ -284,6 +284,7 @@ public:
 #else
     (void)stage, (void)map, (void)smem, (void)byte_offset, (void)coords, (void)in_bounds;
 #endif
+    filled_ |= 1u << stage;
   }
 
   /// Thread 0 of each CTA of the cluster: copy() of a tile that every CTA's stage receives, each
@@ -327,6 +328,7 @@ public:
 #else
     (void)stage, (void)map, (void)smem, (void)byte_offset, (void)coords, (void)in_bounds;
 #endif
+    filled_ |= 1u << stage;
   }
 
   /// Every thread: waits until the copies of `stage`'s current phase have landed (and makes
@@ -345,6 +347,7 @@ public:
     (void)stage;
 #endif
     phases_ ^= 1u << stage;
+    held_ |= 1u << stage;
   }
 
   /// Every thread of a releasing warp (Releasers > 0), once its reads of `stage` are done:
@@ -352,6 +355,7 @@ public:
   /// every CTA of the cluster).
   __device__ void release(int stage) {
     static_assert(Releasers > 0, "ntc::dev::tma_ring::release: a ring without releases");
+    held_ &= ~(1u << stage);
 #if defined(NTC_DEV_HAS_TMA)
     __syncwarp(); // every lane's reads, before lane 0 speaks for the warp
     if (threadIdx.x % 32 != 0)
@@ -404,6 +408,26 @@ public:
     detail::wait_parity(detail::shared_address(bars_ + Stages + stage), (released_ >> stage) & 1u);
 #endif
     released_ ^= 1u << stage;
+    filled_ &= ~(1u << stage);
+  }
+
+  /// Every thread of a releasing warp (Releasers > 0): release()s each stage that the warp has
+  /// waited for and not released since (a persistent program's last stages, before its next
+  /// program waits again).
+  __device__ void release_held() {
+#pragma unroll
+    for (int stage = 0; stage < Stages; ++stage)
+      if ((held_ >> stage) & 1u)
+        release(stage);
+  }
+
+  /// Thread Issuer, before filling `stage` again (Releasers > 0): acquire()s the stage if a fill
+  /// of it has not been acquired since (every filled stage is waited for and released once), so
+  /// that a persistent producer's first fills of a program wait only for the stages that the
+  /// consumers may still read.
+  __device__ void acquire_filled(int stage) {
+    if ((filled_ >> stage) & 1u)
+      acquire(stage);
   }
 
 private:
@@ -421,6 +445,8 @@ private:
   unsigned long long *bars_;
   unsigned phases_ = 0;
   unsigned released_ = 0; // the issuer's phase bit of each stage's release barrier
+  unsigned filled_ = 0;   // the issuer's stages filled and not acquired since
+  unsigned held_ = 0;     // the stages this thread waited for and did not release since
 };
 
 /// An operand of dot_loop copied by TMA (the `_tma` programs of use-tensor-maps): the ring its
