@@ -87,11 +87,7 @@ public:
     }
     programCoordinates();
     jaggedBatches();
-    for (int barrier : f_.turnBarriers)
-      line(d_.turnsBegin(barrier));
-    stmts(f_.body);
-    for (int barrier : f_.turnBarriers)
-      line(d_.turnsEnd(barrier));
+    bodyInTurns();
     os_ << d_.epilogue();
   }
 
@@ -194,6 +190,11 @@ private:
     --indent_;
     line("}");
     line(ns_ + "::set_max_registers<" + std::to_string(w.consumerRegisters) + ", true>();");
+    bodyInTurns();
+  }
+
+  /// The body, between the turns' first and last (take-turns: warpgroup 0 first).
+  void bodyInTurns() {
     for (int barrier : f_.turnBarriers)
       line(d_.turnsBegin(barrier));
     stmts(f_.body);
