@@ -137,7 +137,7 @@ TEST_CASE("a bad configuration id says what is wrong", "[config]") {
             spec, passes::parseConfigId(spec, "BM=16,BN=32,tma=1,release=1,turns=1,producer=1")) ==
         "BM=16,BN=32,tma=1,release=1,turns=1,producer=1");
   for (const char *id : {"BM=16,BN=32,producer=1", "BM=16,BN=32,tma=1,producer=1",
-                         "BM=16,BN=32,persistent=1,release=1,producer=1"})
+                         "BM=16,BN=32,tma=1,persistent=1,producer=1"})
     CHECK_THROWS_WITH(passes::parseConfigId(spec, id),
                       "producer=1 needs tma=1 and release=1 (the producer warpgroup issues the "
                       "copies of a released TMA loop)");
