@@ -120,7 +120,7 @@ private:
   /// persistent=1): the producer warpgroup, after the consumer threads, lowers its registers
   /// and its first thread issues the copies of every program of the block (the GEMM main
   /// loop's, or the producer's statements), then exits; the consumers raise their registers and
-  /// run the body for each program, then wait for their last TMA store.
+  /// run the body for each program, then wait for their last TMA store (the GEMM's).
   void warpSpecialized() {
     const kir::WarpSpecialization &w = *f_.warpSpecialization;
     const std::string consumers = std::to_string(w.consumerThreads);
@@ -160,7 +160,8 @@ private:
     if (w.producerBody.empty())
       line("unsigned ntc_consumed = 0; // ring stages consumed so far");
     programLoop([&] { stmts(f_.body); });
-    line(ns_ + "::tma_store_drain();");
+    if (w.producerBody.empty()) // (specialize-producer refuses TMA stores)
+      line(ns_ + "::tma_store_drain();");
   }
 
   /// True when the producer warpgroup issues the copies of the GEMM main loop (specialize-warps):

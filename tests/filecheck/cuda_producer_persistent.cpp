@@ -55,6 +55,6 @@ NT_KERNEL(persisting, query_blocks, two_products,
 // CU: ntc::dev::store_vec(ntc_args.o,
 // CU: ntc_smem.sync();
 // CU-NEXT: }
-// CU-NEXT: ntc::dev::tma_store_drain();
+// CU-NEXT: }
 // CU: ntc_persisting_program2_tma<int32_t><<<dim3(static_cast<unsigned>(std::min<int64_t>(ntc_grid, ntc::rt::persistent_blocks(
 // clang-format on
