@@ -100,19 +100,29 @@ private:
         "// Program coordinates: the program id unravelled over the grid, last dimension fastest.");
     line("[[maybe_unused]] Index ntc_rest = static_cast<Index>(ntc_program);");
     size_t unravelled = grid_.extents.size();
-    if (grid_.bandRows > 0 && unravelled >= 2)
-      unravelled = bandedPlane();
-    for (size_t d = unravelled; d-- > 0;) {
+    if (grid_.bandRows > 0 && unravelled >= 2) {
+      unravel("ntc_rest", grid_.bandColumn + 1, unravelled, false);
+      bandedPlane();
+      unravelled = grid_.bandRowsFirst;
+    }
+    unravel("ntc_rest", 0, unravelled, true);
+  }
+
+  /// The coordinates of grid dimensions [first, end) unravelled from the index in `rest`, the
+  /// last fastest; the first takes what is left when `whole` (no other dimension before it).
+  void unravel(const std::string &rest, size_t first, size_t end, bool whole) {
+    for (size_t d = end; d-- > first;) {
       const std::string pid = passes::programCoordinate(d);
       const std::string extent = integer(grid_.extents[d]);
-      const std::string rest = d == 0 ? "ntc_rest" : "ntc_rest % " + extent;
+      const bool last = whole && d == first;
+      const std::string value = last ? rest : rest + " % " + extent;
       if (d < grid_.reversed.size() && grid_.reversed[d])
-        line("[[maybe_unused]] const Index " + pid + " = " + extent + " - 1 - " + rest +
+        line("[[maybe_unused]] const Index " + pid + " = " + extent + " - 1 - " + value +
              "; // numbered last to first: its loops run longest");
       else
-        line("[[maybe_unused]] const Index " + pid + " = " + rest + ";");
-      if (d != 0)
-        line("ntc_rest /= " + extent + ";");
+        line("[[maybe_unused]] const Index " + pid + " = " + value + ";");
+      if (!last)
+        line(rest + " /= " + extent + ";");
     }
   }
 
@@ -214,26 +224,50 @@ private:
     line("}");
   }
 
-  /// The coordinates of the last two grid dimensions in the grouped order of
-  /// GridInfo::bandRows; returns the number of dimensions left to unravel.
-  size_t bandedPlane() {
-    const size_t rows = grid_.extents.size() - 2, cols = rows + 1;
+  /// The coordinates of the banded plane's dimensions (GridInfo::bandRows, bandRowsFirst,
+  /// bandColumn): bands of rows, column after column inside a band.
+  void bandedPlane() {
+    const size_t first = grid_.bandRowsFirst, cols = grid_.bandColumn;
     const std::string band = std::to_string(grid_.bandRows);
-    const std::string nRows = integer(grid_.extents[rows]), nCols = integer(grid_.extents[cols]);
-    line("// ... the last two in bands of " + band +
-         " rows, column after column inside a band (grouped order: L2 reuse).");
-    line("const Index ntc_in_plane = ntc_rest % (" + nRows + " * " + nCols + ");");
-    line("ntc_rest /= " + nRows + " * " + nCols + ";");
+    std::string nRows;
+    for (size_t d = first; d < cols; ++d)
+      nRows += (nRows.empty() ? "" : " * ") + integer(grid_.extents[d]);
+    if (cols - first > 1)
+      nRows = "(" + nRows + ")";
+    const std::string nCols = integer(grid_.extents[cols]);
+    const bool reversed = cols < grid_.reversed.size() && grid_.reversed[cols];
+    if (first + 2 == grid_.extents.size() && cols == first + 1)
+      line("// ... the last two in bands of " + band +
+           " rows, column after column inside a band (grouped order: L2 reuse).");
+    else
+      line("// ... dimensions " + std::to_string(first) + " to " + std::to_string(cols - 1) +
+           " as the rows of bands of " + band + ", dimension " + std::to_string(cols) +
+           " the columns, column after column inside a band.");
+    if (first == 0) {
+      line("const Index ntc_in_plane = ntc_rest;");
+    } else {
+      line("const Index ntc_in_plane = ntc_rest % (" + nRows + " * " + nCols + ");");
+      line("ntc_rest /= " + nRows + " * " + nCols + ";");
+    }
     line("const Index ntc_band_first = ntc_in_plane / (" + band + " * " + nCols + ") * " + band +
          ";");
     line("const Index ntc_band_rows = " + nRows + " - ntc_band_first < " + band + " ? " + nRows +
          " - ntc_band_first : " + band + ";");
     line("const Index ntc_in_band = ntc_in_plane % (" + band + " * " + nCols + ");");
-    line("[[maybe_unused]] const Index " + passes::programCoordinate(rows) +
-         " = ntc_band_first + ntc_in_band % ntc_band_rows;");
-    line("[[maybe_unused]] const Index " + passes::programCoordinate(cols) +
-         " = ntc_in_band / ntc_band_rows;");
-    return rows;
+    const std::string row = "ntc_band_first + ntc_in_band % ntc_band_rows";
+    if (cols - first == 1) {
+      line("[[maybe_unused]] const Index " + passes::programCoordinate(first) + " = " + row + ";");
+    } else {
+      line("Index ntc_row = " + row + ";");
+      unravel("ntc_row", first, cols, true);
+    }
+    const std::string column = "ntc_in_band / ntc_band_rows";
+    if (reversed)
+      line("[[maybe_unused]] const Index " + passes::programCoordinate(cols) + " = " + nCols +
+           " - 1 - " + column + "; // numbered last to first: its loops run longest");
+    else
+      line("[[maybe_unused]] const Index " + passes::programCoordinate(cols) + " = " + column +
+           ";");
   }
 
   /// The first row and the length of the batch entry each jagged tensor's accesses read

@@ -7,9 +7,18 @@
 // order), one wave of W programs reads G row tiles of A and W / G column tiles of B. The pass
 // picks G so that both are about the same number of bytes: G·bm = (W / G)·bn.
 //
+// Programs whose loops run longer as a coordinate grows are numbered longest first along it.
+// A persistent block runs every gridDim-th program; numbered longest first within each row of
+// the grid alone (a head of causal attention), the programs one block takes would all come
+// from a few length classes (with 132 blocks and 32 query blocks per head, those of one
+// residue modulo 4), so the blocks would end far apart. There the longest-first dimension
+// becomes the columns of bands over all slower dimensions: the longest programs of G rows run
+// first, then their next longest, and every block takes programs of every length.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ntc::passes {
@@ -18,6 +27,10 @@ namespace {
 
 /// The largest band the pass chooses.
 constexpr int64_t kMaxBandRows = 64;
+
+/// Rows per band of a persistent grid numbered longest first, unless the configuration says
+/// (`group`): eight heads' keys and values of causal attention at 4096 × 128 fit in L2 (16 MiB).
+constexpr int64_t kLongestFirstBandRows = 8;
 
 /// `a` and `b` together: the same direction, or Unknown when they disagree.
 Monotonicity merged(Monotonicity a, Monotonicity b) {
@@ -68,6 +81,8 @@ GridInfo bandGemmPrograms(const kir::Function &specialized, GridInfo grid, const
   const int waves = gpu.tuning().multiprocessors;
   if (!loop || waves <= 0)
     return grid;
+  grid.bandRowsFirst = grid.extents.size() - 2;
+  grid.bandColumn = grid.extents.size() - 1;
   if (gpu.knobs.bandRows > 0) { // a configuration's choice; 1 is row order
     grid.bandRows = gpu.knobs.bandRows > 1 ? gpu.knobs.bandRows : 0;
     return grid;
@@ -82,6 +97,21 @@ GridInfo bandGemmPrograms(const kir::Function &specialized, GridInfo grid, const
   return grid;
 }
 
+/// In a persistent configuration, bands the grid's dimensions before its one longest-first
+/// dimension (taken together as rows) with that dimension as the columns, so that the programs
+/// are numbered longest first across a band of rows rather than within each row.
+void bandLongestFirst(GridInfo &grid, const GpuTarget &gpu) {
+  if (gpu.knobs.persistent != 1 || grid.bandRows > 0 || gpu.knobs.bandRows == 1)
+    return;
+  const auto count = std::count(grid.reversed.begin(), grid.reversed.end(), true);
+  const auto first = std::find(grid.reversed.begin(), grid.reversed.end(), true);
+  if (count != 1 || first == grid.reversed.begin())
+    return;
+  grid.bandRows = gpu.knobs.bandRows > 1 ? gpu.knobs.bandRows : kLongestFirstBandRows;
+  grid.bandRowsFirst = 0;
+  grid.bandColumn = size_t(first - grid.reversed.begin());
+}
+
 } // namespace
 
 GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
@@ -92,6 +122,7 @@ GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target t
     return grid;
   grid = bandGemmPrograms(specialized, grid, gpu);
   numberLongestFirst(specialized, grid);
+  bandLongestFirst(grid, gpu);
   return grid;
 }
 

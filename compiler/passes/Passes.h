@@ -32,6 +32,12 @@ struct GridInfo {
   /// this many rows, column after column inside a band (grouped order, for L2 reuse of the
   /// operands of GEMM-like programs); 0: row-major, the last dimension fastest.
   int64_t bandRows = 0;
+  /// With bandRows > 0, the banded plane: its rows are grid dimensions [bandRowsFirst,
+  /// bandColumn) taken together, its columns dimension bandColumn; the dimensions after
+  /// bandColumn are numbered fastest and those before bandRowsFirst slowest. GEMM-like grids
+  /// band their last two dimensions.
+  size_t bandRowsFirst = 0;
+  size_t bandColumn = 0;
   /// Grid dimensions numbered last to first (empty: none): the program with the largest
   /// coordinate along such a dimension runs first, because its loops run longest.
   std::vector<bool> reversed;
@@ -208,7 +214,10 @@ int blockThreads(const kir::Function &specialized, const GpuTarget &gpu);
 /// about as many bytes of one operand as of the other; every other grid stays row-major.
 /// A grid dimension along which some loop's trip count only grows (causal attention's key
 /// loop, which ends at the program's last query) is numbered last to first, so the longest
-/// programs start first and the short ones fill the end of the launch.
+/// programs start first and the short ones fill the end of the launch. In a persistent
+/// configuration (`persistent=1`) that dimension becomes the columns of bands of the grid's
+/// slower dimensions (8 rows, or the configuration's `group`), so that the programs each block
+/// takes in turn mix long and short ones.
 GridInfo orderPrograms(const kir::Function &specialized, GridInfo grid, Target target,
                        const GpuTarget &gpu);
 

@@ -2,8 +2,8 @@
 // programs of the last two grid dimensions in bands (grouped order) whose height balances the
 // bytes of both operands that one wave of programs reads: the power of two nearest to
 // sqrt(SMs · bn / bm), 16 for 128×256 blocks on 132 SMs; a batch dimension in front is
-// unravelled as before; a program without such a loop stays in row-major order, and so does
-// every CPU program.
+// unravelled after the plane (a plane that is the whole grid takes the program id as it is); a
+// program without such a loop stays in row-major order, and so does every CPU program.
 // NTC-ARGS: --print-ir-after-all
 
 #include "../../kernels/matmul.hpp"
@@ -48,8 +48,7 @@ NT_KERNEL(batched_mm, batched, batched_application, nt::Tensor(3, nt::float16),
 
 // CU-LABEL: ntc_mm_program0(
 // CU: // ... the last two in bands of 16 rows, column after column inside a band
-// CU-NEXT: const Index ntc_in_plane = ntc_rest % (ntc::rt::ceil_div<Index>(ntc_lhs_size_0, 128) * ntc::rt::ceil_div<Index>(ntc_output_size_1, 256));
-// CU-NEXT: ntc_rest /= ntc::rt::ceil_div<Index>(ntc_lhs_size_0, 128) * ntc::rt::ceil_div<Index>(ntc_output_size_1, 256);
+// CU-NEXT: const Index ntc_in_plane = ntc_rest;
 // CU-NEXT: const Index ntc_band_first = ntc_in_plane / (16 * ntc::rt::ceil_div<Index>(ntc_output_size_1, 256)) * 16;
 // CU-NEXT: const Index ntc_band_rows = ntc::rt::ceil_div<Index>(ntc_lhs_size_0, 128) - ntc_band_first < 16 ? ntc::rt::ceil_div<Index>(ntc_lhs_size_0, 128) - ntc_band_first : 16;
 // CU-NEXT: const Index ntc_in_band = ntc_in_plane % (16 * ntc::rt::ceil_div<Index>(ntc_output_size_1, 256));
@@ -65,6 +64,8 @@ NT_KERNEL(batched_mm, batched, batched_application, nt::Tensor(3, nt::float16),
 
 // CU-LABEL: ntc_batched_mm_program0(
 // CU: // ... the last two in bands of 16 rows
+// CU-NEXT: const Index ntc_in_plane = ntc_rest % (ntc::rt::ceil_div<Index>(ntc_a_size_1, 128) * ntc::rt::ceil_div<Index>(ntc_c_size_2, 256));
+// CU-NEXT: ntc_rest /= ntc::rt::ceil_div<Index>(ntc_a_size_1, 128) * ntc::rt::ceil_div<Index>(ntc_c_size_2, 256);
 // CU: const Index pid1 = ntc_band_first + ntc_in_band % ntc_band_rows;
 // CU-NEXT: const Index pid2 = ntc_in_band / ntc_band_rows;
 // CU-NEXT: const Index pid0 = ntc_rest;

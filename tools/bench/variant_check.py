@@ -89,14 +89,17 @@ for kernel, dtype, tolerance in (("attention_f16", torch.float16, 3e-2),
     if not exported(kernel):
         continue
     # 1000 keys: eight 128-key steps, so that a ring of three or four stages is refilled (the
-    # released stages of overlap=2 loops); 190 at d = 16, the narrowest program. The last three
-    # have more programs than SMs (persistent blocks running several, of one to eight steps).
+    # released stages of overlap=2 loops); 190 at d = 16, the narrowest program. (4, 8, 1000),
+    # (3, 16, 520), (2, 80, 100) and (3, 12, 1100) have more programs than SMs (persistent blocks
+    # running several, of one to nine steps); the last two causal ones have 36 and 5 heads, bands
+    # of persistent causal programs that are not whole (passes/OrderPrograms.cpp).
     for b, h, s, d, causal, pad in ((1, 2, 100, 64, 0, 0), (2, 2, 65, 32, 1, 0), (1, 1, 1, 64, 0, 0),
                                     (1, 2, 300, 128, 1, 0), (2, 4, 256, 64, 0, 0),
                                     (1, 1, 77, 64, 0, 8), (1, 2, 1000, 128, 1, 0),
                                     (1, 2, 1000, 64, 0, 0), (1, 2, 190, 16, 0, 0),
                                     (4, 8, 1000, 128, 1, 0), (3, 16, 520, 64, 0, 0),
-                                    (2, 80, 100, 64, 0, 0)):
+                                    (2, 80, 100, 64, 0, 0), (3, 12, 1100, 64, 1, 0),
+                                    (1, 5, 700, 128, 1, 0)):
         def make():
             x = torch.randn(b, h, s, d + pad, device="cuda", dtype=dtype)
             return x[..., :d]

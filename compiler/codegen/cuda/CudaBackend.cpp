@@ -205,8 +205,14 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
       what << " (configuration " << passes::configId(f.spec, config) << ")";
     const passes::GridInfo grid = passes::orderPrograms(
         unlaid, passes::specializeGrid(k.grid, v.values), passes::Target::Cuda, gpu);
-    if (trace && grid.bandRows > 0)
-      *trace << "// order-programs: bands of " << grid.bandRows << " rows\n";
+    if (trace && grid.bandRows > 0) {
+      *trace << "// order-programs: bands of " << grid.bandRows << " rows";
+      if (grid.bandRowsFirst + 2 != grid.extents.size() ||
+          grid.bandColumn != grid.bandRowsFirst + 1)
+        *trace << " (dimensions " << grid.bandRowsFirst << " to " << grid.bandColumn - 1
+               << "), dimension " << grid.bandColumn << " the columns";
+      *trace << "\n";
+    }
     for (size_t d = 0; trace && d < grid.reversed.size(); ++d)
       if (grid.reversed[d])
         *trace << "// order-programs: grid dimension " << d << " numbered last to first\n";
