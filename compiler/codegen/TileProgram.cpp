@@ -236,7 +236,7 @@ private:
       nRows = "(" + nRows + ")";
     const std::string nCols = integer(grid_.extents[cols]);
     const bool reversed = cols < grid_.reversed.size() && grid_.reversed[cols];
-    if (first + 2 == grid_.extents.size() && cols == first + 1)
+    if (grid_.bandsLastTwo())
       line("// ... the last two in bands of " + band +
            " rows, column after column inside a band (grouped order: L2 reuse).");
     else

@@ -38,6 +38,10 @@ struct GridInfo {
   /// band their last two dimensions.
   size_t bandRowsFirst = 0;
   size_t bandColumn = 0;
+  /// True when the banded plane is the grid's last two dimensions (GEMM-like grids).
+  bool bandsLastTwo() const {
+    return bandRowsFirst + 2 == extents.size() && bandColumn == bandRowsFirst + 1;
+  }
   /// Grid dimensions numbered last to first (empty: none): the program with the largest
   /// coordinate along such a dimension runs first, because its loops run longest.
   std::vector<bool> reversed;

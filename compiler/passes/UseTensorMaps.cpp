@@ -114,7 +114,7 @@ std::optional<int> clusterSharedOperand(const StmtNode &s, const DotLoop &loop,
                                         const std::pair<TensorMapCopy, TensorMapCopy> &maps,
                                         const Function &f, const GridInfo &grid, int cluster) {
   if (cluster < 2 || grid.extents.size() < 2 || grid.bandRows <= 0 || grid.bandRows % cluster ||
-      grid.bandColumn + 1 != grid.extents.size() || grid.bandRowsFirst + 2 != grid.extents.size())
+      !grid.bandsLastTwo())
     return std::nullopt;
   for (size_t d = 0; d < grid.extents.size(); ++d)
     for (const Expr &bound : {s.begin, s.end, s.step})

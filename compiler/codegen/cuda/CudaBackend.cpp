@@ -207,8 +207,7 @@ void emitKernel(const passes::CompiledKernel &k, const GpuTarget &baseGpu, std::
         unlaid, passes::specializeGrid(k.grid, v.values), passes::Target::Cuda, gpu);
     if (trace && grid.bandRows > 0) {
       *trace << "// order-programs: bands of " << grid.bandRows << " rows";
-      if (grid.bandRowsFirst + 2 != grid.extents.size() ||
-          grid.bandColumn != grid.bandRowsFirst + 1)
+      if (!grid.bandsLastTwo())
         *trace << " (dimensions " << grid.bandRowsFirst << " to " << grid.bandColumn - 1
                << "), dimension " << grid.bandColumn << " the columns";
       *trace << "\n";
