@@ -112,18 +112,23 @@ private:
   /// last fastest; the first takes what is left when `whole` (no other dimension before it).
   void unravel(const std::string &rest, size_t first, size_t end, bool whole) {
     for (size_t d = end; d-- > first;) {
-      const std::string pid = passes::programCoordinate(d);
       const std::string extent = integer(grid_.extents[d]);
       const bool last = whole && d == first;
-      const std::string value = last ? rest : rest + " % " + extent;
-      if (d < grid_.reversed.size() && grid_.reversed[d])
-        line("[[maybe_unused]] const Index " + pid + " = " + extent + " - 1 - " + value +
-             "; // numbered last to first: its loops run longest");
-      else
-        line("[[maybe_unused]] const Index " + pid + " = " + value + ";");
+      coordinate(d, last ? rest : rest + " % " + extent);
       if (!last)
         line(rest + " /= " + extent + ";");
     }
+  }
+
+  /// Program coordinate d from its position `value` in the numbering: the position itself, or
+  /// counted from the end along a dimension numbered last to first (GridInfo::reversed).
+  void coordinate(size_t d, const std::string &value) {
+    const std::string pid = passes::programCoordinate(d);
+    if (d < grid_.reversed.size() && grid_.reversed[d])
+      line("[[maybe_unused]] const Index " + pid + " = " + integer(grid_.extents[d]) + " - 1 - " +
+           value + "; // numbered last to first: its loops run longest");
+    else
+      line("[[maybe_unused]] const Index " + pid + " = " + value + ";");
   }
 
   /// A persistent, warp-specialized program (specialize-warps, or specialize-producer with
@@ -235,7 +240,6 @@ private:
     if (cols - first > 1)
       nRows = "(" + nRows + ")";
     const std::string nCols = integer(grid_.extents[cols]);
-    const bool reversed = cols < grid_.reversed.size() && grid_.reversed[cols];
     if (grid_.bandsLastTwo())
       line("// ... the last two in bands of " + band +
            " rows, column after column inside a band (grouped order: L2 reuse).");
@@ -256,18 +260,12 @@ private:
     line("const Index ntc_in_band = ntc_in_plane % (" + band + " * " + nCols + ");");
     const std::string row = "ntc_band_first + ntc_in_band % ntc_band_rows";
     if (cols - first == 1) {
-      line("[[maybe_unused]] const Index " + passes::programCoordinate(first) + " = " + row + ";");
+      coordinate(first, row);
     } else {
       line("Index ntc_row = " + row + ";");
       unravel("ntc_row", first, cols, true);
     }
-    const std::string column = "ntc_in_band / ntc_band_rows";
-    if (reversed)
-      line("[[maybe_unused]] const Index " + passes::programCoordinate(cols) + " = " + nCols +
-           " - 1 - " + column + "; // numbered last to first: its loops run longest");
-    else
-      line("[[maybe_unused]] const Index " + passes::programCoordinate(cols) + " = " + column +
-           ";");
+    coordinate(cols, "ntc_in_band / ntc_band_rows");
   }
 
   /// The first row and the length of the batch entry each jagged tensor's accesses read
